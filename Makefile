@@ -1,0 +1,42 @@
+# Two commands matter: `make serve` (demo service) and `make test` (everything CI checks).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+PYTEST_ARGS ?=
+
+.PHONY: install serve test lint typecheck contracts unit bdd fuzz soak bench bench-quick clean demo-data
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Set up, build the demo database on first use, and serve on http://127.0.0.1:8000
+serve: install
+	$(BIN)/schooldata serve
+
+## Set up and run every check: lint, types, import contracts, all tests (CI-sized slices)
+test: install lint
+	$(BIN)/pytest -m "not slow" -n 2 $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check src tests features bench tools
+	$(BIN)/ruff format --check src tests features bench tools
+	$(BIN)/mypy src
+	$(BIN)/lint-imports
+
+bdd: install
+	$(BIN)/pytest features --gherkin-terminal-reporter -p no:xdist $(PYTEST_ARGS)
+
+## Regenerate the bundled synthetic demo dataset (needs ../shared/data/codepoint_open)
+demo-data: install
+	$(PY) tools/generate_demo.py --codepoint ../shared/data/codepoint_open --out src/schooldata/adapters/sample/data
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info src/*.egg-info

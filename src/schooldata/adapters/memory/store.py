@@ -1,0 +1,164 @@
+"""The in-memory store: every driven data port in dictionaries. Also the tests' fake."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+import attrs
+
+from schooldata.adapters.memory.index import SchoolIndex
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.geo import Location
+from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.postcode import PostcodeQuery, outward_of
+from schooldata.domain.results import MeasureRecord
+from schooldata.domain.school import School, is_servable_status
+from schooldata.domain.scoring import Score
+from schooldata.domain.search import SchoolQuery, SearchPage, evaluate
+from schooldata.domain.text import normalise
+from schooldata.domain.urn import Urn
+
+
+@attrs.define
+class _State:
+    schools: dict[Urn, School] = attrs.field(factory=dict)
+    postcodes: dict[str, dict[str, Location]] = attrs.field(
+        factory=dict
+    )  # source -> compact -> loc
+    links: list[EstablishmentLink] = attrs.field(factory=list)
+    measures: dict[str, list[MeasureRecord]] = attrs.field(factory=dict)
+    datasets: dict[str, DatasetRecord] = attrs.field(factory=dict)
+    generation: int = 0
+
+    def copy(self) -> _State:
+        return _State(
+            schools=dict(self.schools),
+            postcodes=dict(self.postcodes.items()),
+            links=list(self.links),
+            measures=dict(self.measures.items()),
+            datasets=dict(self.datasets),
+            generation=self.generation,
+        )
+
+
+class InMemoryStore:
+    """Reads see one committed state; a transaction works on a copy and swaps it in on success."""
+
+    def __init__(self, schools: Iterable[School] = ()) -> None:
+        self._state = _State()
+        self._index = SchoolIndex(())
+        self._postcode_cache: dict[str, Location] = {}
+        self._outward_cache: dict[str, Location] = {}
+        if schools:
+            with self.transaction() as tx:
+                tx.replace_schools(schools=schools)
+
+    # -- SchoolReader
+    def get(self, *, urn: Urn) -> School | None:
+        return self._index.by_urn.get(urn)
+
+    def search(self, *, query: SchoolQuery) -> SearchPage:
+        return evaluate(query, self._index.candidates(query))
+
+    def iter_all(self) -> Iterator[School]:
+        return iter(self._index.ordered)
+
+    def local_authorities(self) -> list[tuple[str | None, str, int]]:
+        counts: dict[tuple[str | None, str], int] = defaultdict(int)
+        for school in self._index.ordered:
+            if school.la_name:
+                counts[(school.la_code, school.la_name)] += 1
+        rows = [(code, name, n) for (code, name), n in counts.items()]
+        return sorted(rows, key=lambda r: (normalise(r[1]), r[0] or ""))
+
+    def version(self) -> str:
+        return f"mem-{self._state.generation}"
+
+    # -- PostcodeDirectory
+    def locate(self, *, postcode: PostcodeQuery) -> Location | None:
+        if postcode.is_outward_only:
+            return self._outward_cache.get(postcode.compact)
+        return self._postcode_cache.get(postcode.compact)
+
+    # -- DatasetRegistry
+    def current(self) -> list[DatasetRecord]:
+        return [self._state.datasets[k] for k in sorted(self._state.datasets)]
+
+    # -- measures (for the results use cases and tests)
+    def measures_for(self, *, urn: Urn) -> list[MeasureRecord]:
+        return [r for records in self._state.measures.values() for r in records if r.urn == urn]
+
+    def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
+        return [link for link in self._state.links if link.urn == urn]
+
+    # -- DataStore
+    @contextmanager
+    def transaction(self) -> Iterator[_MemoryTransaction]:
+        tx = _MemoryTransaction(self._state.copy())
+        yield tx
+        tx.state.generation += 1
+        self._publish(tx.state)
+
+    def _publish(self, state: _State) -> None:
+        merged: dict[str, Location] = {}
+        for source in sorted(state.postcodes):
+            merged.update(state.postcodes[source])
+        self._postcode_cache = merged
+        self._outward_cache = outward_centroids(merged)
+        self._index = SchoolIndex(state.schools.values())
+        self._state = state
+
+
+def outward_centroids(postcodes: dict[str, Location]) -> dict[str, Location]:
+    """Mean latitude/longitude of each outward code's live postcodes (computed at import)."""
+    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for compact, loc in postcodes.items():
+        acc = sums[outward_of(compact)]
+        acc[0] += loc.latitude
+        acc[1] += loc.longitude
+        acc[2] += 1
+    return {k: Location(v[0] / v[2], v[1] / v[2]) for k, v in sums.items()}
+
+
+class _MemoryTransaction:
+    def __init__(self, state: _State) -> None:
+        self.state = state
+
+    def replace_schools(self, *, schools: Iterable[School]) -> int:
+        kept = {s.urn: s for s in schools if is_servable_status(s.status)}
+        self.state.schools = kept
+        return len(kept)
+
+    def replace_postcodes(self, *, postcodes: Iterable[tuple[str, Location]], source: str) -> int:
+        table = dict(postcodes)
+        self.state.postcodes[source] = table
+        return len(table)
+
+    def replace_links(self, *, links: Iterable[EstablishmentLink]) -> int:
+        self.state.links = list(links)
+        return len(self.state.links)
+
+    def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int:
+        self.state.measures[dataset] = list(records)
+        return len(self.state.measures[dataset])
+
+    def set_scores(self, *, scores: dict[Urn, Score]) -> None:
+        for urn, school in list(self.state.schools.items()):
+            score = scores.get(urn)
+            if score is not None:
+                self.state.schools[urn] = attrs.evolve(
+                    school, svc_score=score.value, score_suppressed_reason=score.reason
+                )
+
+    def record_dataset(self, *, record: DatasetRecord) -> None:
+        self.state.datasets[record.name] = record
+
+    def served_schools(self) -> Iterator[School]:
+        return iter(sorted(self.state.schools.values(), key=lambda s: s.urn.value))
+
+    def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
+        wanted = set(codes)
+        for records in self.state.measures.values():
+            yield from (r for r in records if r.code in wanted)

@@ -1,0 +1,93 @@
+"""Imports: a publisher's file becomes the served dataset in one transaction, or nothing changes."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from schooldata.application.rescore import compute_scores
+from schooldata.domain.dataset import DatasetRecord, ImportReport
+from schooldata.domain.errors import ImportRejected
+from schooldata.domain.scoring import HEADLINE_MEASURE
+from schooldata.ports.clock import Clock
+from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
+
+# A file with more bad rows than this is refused whole: better yesterday's complete data than
+# today's with holes nobody noticed.
+MAX_REJECT_RATIO = 0.01
+MIN_REJECTS_TOLERATED = 10
+
+
+class DatasetKind(enum.Enum):
+    SCHOOLS = "schools"
+    POSTCODES = "postcodes"
+    LINKS = "links"
+    MEASURES = "measures"
+
+
+class ImportDataset:
+    """- All or nothing: the new rows, the dataset record and the recomputed scores commit
+      together; any failure (a bad layout, too many bad rows, a crash) leaves the previous
+      dataset served.
+    - Rejected rows are reported with their line number and reason.
+    - The import time is the store's record of when this data arrived (`data_updated_at`)."""
+
+    def __init__(self, *, store: DataStore, clock: Clock) -> None:
+        self._store = store
+        self._clock = clock
+
+    def execute(
+        self,
+        *,
+        kind: DatasetKind,
+        items: Iterable[Any],
+        log: RejectLog,
+        record: DatasetRecord,
+        max_reject_ratio: float = MAX_REJECT_RATIO,
+    ) -> ImportReport:
+        with self._store.transaction() as tx:
+            stored = self._write(tx, kind, items, record)
+            self._enforce_reject_policy(log, max_reject_ratio, record.name)
+            if kind in (DatasetKind.SCHOOLS, DatasetKind.MEASURES):
+                self._rescore(tx)
+            tx.record_dataset(
+                record=attrs.evolve(record, imported_at=self._clock.now(), row_count=stored)
+            )
+        return ImportReport(
+            dataset=record.name,
+            rows_read=log.rows_read,
+            rows_imported=stored,
+            rejects=tuple(log.rejects),
+            skipped=log.skipped,
+        )
+
+    @staticmethod
+    def _write(
+        tx: DataTransaction, kind: DatasetKind, items: Iterable[Any], record: DatasetRecord
+    ) -> int:
+        if kind is DatasetKind.SCHOOLS:
+            return tx.replace_schools(schools=items)
+        if kind is DatasetKind.POSTCODES:
+            return tx.replace_postcodes(postcodes=items, source=record.name)
+        if kind is DatasetKind.LINKS:
+            return tx.replace_links(links=items)
+        return tx.replace_measures(dataset=record.name, records=items)
+
+    @staticmethod
+    def _enforce_reject_policy(log: RejectLog, ratio: float, dataset: str) -> None:
+        allowed = max(MIN_REJECTS_TOLERATED, int(log.rows_read * ratio))
+        if len(log.rejects) > allowed:
+            first = "; ".join(f"line {n}: {why}" for n, why in log.rejects[:3])
+            raise ImportRejected(
+                f"{dataset}: {len(log.rejects)} of {log.rows_read} rows were invalid "
+                f"(at most {allowed} tolerated); nothing was imported. First: {first}"
+            )
+
+    @staticmethod
+    def _rescore(tx: DataTransaction) -> None:
+        schools = list(tx.served_schools())
+        measures = tx.measures(codes=set(HEADLINE_MEASURE.values()))
+        tx.set_scores(scores=compute_scores(schools, measures))

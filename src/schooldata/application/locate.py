@@ -1,0 +1,18 @@
+"""Turn a user's postcode into a location, or say precisely why not."""
+
+from __future__ import annotations
+
+from schooldata.domain.errors import UnknownPostcode
+from schooldata.domain.geo import Location
+from schooldata.domain.postcode import parse_postcode
+from schooldata.ports.postcodes import PostcodeDirectory
+
+
+def locate_postcode(postcodes: PostcodeDirectory, raw: str) -> Location:
+    """Rules: case and spaces are ignored; an outward code resolves to the centroid of its
+    live postcodes; a postcode not in the imported directory is unknown (never (0, 0))."""
+    parsed = parse_postcode(raw)
+    location = postcodes.locate(postcode=parsed)
+    if location is None:
+        raise UnknownPostcode(raw)
+    return location

@@ -1,0 +1,45 @@
+"""Provenance: every imported dataset is recorded with its publisher, licence and dates."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from attrs import frozen
+
+
+@frozen(kw_only=True)
+class DatasetRecord:
+    """What the API reports in `meta.sources` and `meta.data_updated_at`.
+
+    `name` is the dataset kind (`gias_establishments`, `codepoint_open`, ...); one record per
+    kind is current, replaced by each successful import of that kind.
+    """
+
+    name: str
+    title: str
+    publisher: str
+    licence: str
+    attribution: str
+    url: str | None
+    extract_date: dt.date | None
+    imported_at: dt.datetime
+    period: str | None = None
+    cadence: str | None = None
+    coverage: str | None = None
+    row_count: int = 0
+    synthetic: bool = False
+
+
+@frozen
+class ImportReport:
+    """The outcome of one import: counts, and each rejected row with its reason."""
+
+    dataset: str
+    rows_read: int
+    rows_imported: int
+    rejects: tuple[tuple[int, str], ...] = ()
+    skipped: int = 0
+
+    @property
+    def rows_rejected(self) -> int:
+        return len(self.rejects)

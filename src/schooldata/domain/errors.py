@@ -1,0 +1,118 @@
+"""Domain errors: every rule the core enforces fails with one of these, never a bare exception.
+
+Each carries a stable machine `code` (the contract's error codes) and a message written for a
+person. The faces translate them to HTTP statuses, JSON-RPC results or exit codes in one place
+each; the core never knows which face asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class DomainError(Exception):
+    """Base of every rule violation the core reports."""
+
+    code: str = "domain_error"
+
+    def __init__(self, message: str, *, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = dict(details or {})
+
+
+class InvalidParameter(DomainError):
+    """A parameter's value breaks a documented bound or format."""
+
+    code = "invalid_parameter"
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(message, details={"parameter": parameter})
+        self.parameter = parameter
+
+
+class MissingSearchInput(InvalidParameter):
+    """Neither a text query nor a location was supplied."""
+
+    def __init__(self, message: str = "Supply at least one of 'query' or 'postcode'.") -> None:
+        super().__init__("query", message)
+
+
+class UnknownParameter(DomainError):
+    code = "unknown_parameter"
+
+    def __init__(self, parameters: list[str]) -> None:
+        names = ", ".join(sorted(parameters))
+        super().__init__(
+            f"Unsupported parameter(s): {names}.", details={"parameters": sorted(parameters)}
+        )
+        self.parameters = sorted(parameters)
+
+
+class InvalidUrn(InvalidParameter):
+    code = "invalid_urn"
+
+    def __init__(self, raw: object) -> None:
+        super().__init__("urn", f"URN must be exactly six digits; got {_shown(raw)}.")
+
+
+class UnknownPostcode(InvalidParameter):
+    code = "unknown_postcode"
+
+    def __init__(self, raw: str) -> None:
+        super().__init__("postcode", f"Unknown postcode: {_shown(raw)}.")
+
+
+class SchoolNotFound(DomainError):
+    code = "not_found"
+
+    def __init__(self, urn: object) -> None:
+        super().__init__(f"No open school has URN {urn}.", details={"urn": str(urn)})
+        self.urn = urn
+
+
+class FeatureNotInPlan(DomainError):
+    code = "feature_not_in_plan"
+
+    def __init__(self, feature: str, plan: str) -> None:
+        super().__init__(
+            f"The '{feature}' capability is not included in the {plan} plan.",
+            details={"feature": feature, "plan": plan},
+        )
+        self.feature = feature
+
+
+class LimitExceedsPlan(DomainError):
+    code = "limit_exceeds_plan"
+
+    def __init__(self, parameter: str, maximum: int, plan: str) -> None:
+        super().__init__(
+            f"'{parameter}' may be at most {maximum} on the {plan} plan.",
+            details={"parameter": parameter, "max": maximum},
+        )
+        self.parameter = parameter
+        self.maximum = maximum
+
+
+class DataUnavailable(DomainError):
+    """A driven dependency (store, key store, meter) failed; the answer would be partial."""
+
+    code = "service_unavailable"
+
+    def __init__(self, message: str = "A data dependency is temporarily unavailable.") -> None:
+        super().__init__(message)
+
+
+class ImportRejected(DomainError):
+    """A whole input file was refused (wrong layout, too many bad rows); nothing was changed."""
+
+    code = "import_rejected"
+
+
+def _shown(raw: object) -> str:
+    """Quote user input for a message without letting a huge or hostile value through whole."""
+    text = str(raw)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return repr(text)

@@ -1,0 +1,57 @@
+"""Locations on the WGS84 ellipsoid and great-circle distance in miles."""
+
+from __future__ import annotations
+
+import math
+
+from attrs import frozen
+
+# Mean Earth radius (IUGG) in statute miles. A sphere is within 0.5% of the ellipsoid at UK
+# distances, far inside the precision a school-finder needs.
+EARTH_RADIUS_MILES = 3958.7613
+MILES_PER_DEGREE_LATITUDE = math.pi * EARTH_RADIUS_MILES / 180.0
+
+
+@frozen
+class Location:
+    latitude: float
+    longitude: float
+
+
+def distance_miles(a: Location, b: Location) -> float:
+    """Haversine great-circle distance between two points, in miles."""
+    lat1, lat2 = math.radians(a.latitude), math.radians(b.latitude)
+    dlat = lat2 - lat1
+    dlon = math.radians(b.longitude - a.longitude)
+    h = math.sin(dlat / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin(dlon / 2) ** 2
+    return 2 * EARTH_RADIUS_MILES * math.asin(min(1.0, math.sqrt(h)))
+
+
+@frozen
+class BoundingBox:
+    min_latitude: float
+    max_latitude: float
+    min_longitude: float
+    max_longitude: float
+
+    def contains(self, point: Location) -> bool:
+        return (
+            self.min_latitude <= point.latitude <= self.max_latitude
+            and self.min_longitude <= point.longitude <= self.max_longitude
+        )
+
+
+def bounding_box(centre: Location, radius_miles: float) -> BoundingBox:
+    """A box that contains every point within `radius_miles` of `centre` (a cheap prefilter).
+
+    Slightly generous (1% margin) so that rounding never drops a point the exact distance keeps.
+    """
+    dlat = radius_miles / MILES_PER_DEGREE_LATITUDE * 1.01
+    cos_lat = max(math.cos(math.radians(min(89.0, abs(centre.latitude) + dlat))), 1e-6)
+    dlon = min(180.0, dlat / cos_lat)
+    return BoundingBox(
+        centre.latitude - dlat,
+        centre.latitude + dlat,
+        centre.longitude - dlon,
+        centre.longitude + dlon,
+    )

@@ -1,0 +1,111 @@
+"""Ofsted outcomes under two frameworks that must never be compared or mapped onto each other.
+
+- Graded inspections (until 2024/25): an overall effectiveness grade 1-4 (scrapped from
+  September 2024). After report cards started on 10 November 2025 these grades are historic:
+  served with their date and `comparable: false`.
+- Report cards (from 10 November 2025): evaluation areas on a five-point scale, plus
+  safeguarding met / not met. Never turned into a 1-4 number.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+
+from attrs import frozen
+
+REPORT_CARDS_START = dt.date(2025, 11, 10)
+
+GRADE_NAMES: dict[int, str] = {
+    1: "Outstanding",
+    2: "Good",
+    3: "Requires improvement",
+    4: "Inadequate",
+}
+
+
+def parse_grade(raw: str | None) -> int | None:
+    """A graded judgement: 1-4 or its word; 9 (no judgement), blank or other -> None."""
+    text = (raw or "").strip().lower()
+    if text in {"1", "2", "3", "4"}:
+        return int(text)
+    for grade, name in GRADE_NAMES.items():
+        if text == name.lower() or (grade == 1 and text == "outstanding"):
+            return grade
+    if text in {"requires improvement", "satisfactory"}:
+        return 3
+    if text in {"serious weaknesses", "special measures"}:
+        return 4
+    return None
+
+
+@frozen
+class HistoricGrade:
+    """A graded-framework overall effectiveness judgement. Not comparable with report cards."""
+
+    grade: int
+    inspection_date: dt.date | None
+
+    @property
+    def label(self) -> str:
+        return GRADE_NAMES[self.grade]
+
+    @property
+    def comparable(self) -> bool:
+        # Nothing graded is comparable with what is current once report cards exist.
+        return False
+
+
+class ReportCardScale(enum.Enum):
+    EXCEPTIONAL = "exceptional"
+    STRONG_STANDARD = "strong standard"
+    EXPECTED_STANDARD = "expected standard"
+    NEEDS_ATTENTION = "needs attention"
+    URGENT_IMPROVEMENT = "urgent improvement"
+
+
+REPORT_CARD_AREAS: tuple[str, ...] = (
+    "inclusion",
+    "curriculum_and_teaching",
+    "achievement",
+    "attendance_and_behaviour",
+    "personal_development_and_well_being",
+    "leadership_and_governance",
+    "early_years",
+    "post_16",
+)
+
+
+def parse_scale(raw: str | None) -> ReportCardScale | None:
+    text = " ".join((raw or "").strip().lower().split())
+    for value in ReportCardScale:
+        if text == value.value:
+            return value
+    return None
+
+
+@frozen
+class ReportCard:
+    """A report-card inspection: each evaluation area on its own; None = not evaluated."""
+
+    inspection_date: dt.date
+    publication_date: dt.date | None
+    inspection_type: str | None
+    areas: dict[str, ReportCardScale | None]
+    safeguarding_met: bool | None
+
+
+@frozen
+class GradedInspection:
+    """A graded inspection with its sub-judgements (1-4; None = no judgement)."""
+
+    inspection_date: dt.date
+    publication_date: dt.date | None
+    inspection_type: str | None
+    overall_effectiveness: int | None
+    sub_grades: dict[str, int | None]
+    safeguarding_effective: bool | None
+
+    @property
+    def comparable(self) -> bool:
+        return False

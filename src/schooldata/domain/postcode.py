@@ -1,0 +1,65 @@
+"""UK postcode normalisation: what users type becomes one canonical key before any lookup."""
+
+from __future__ import annotations
+
+import re
+
+from attrs import frozen
+
+from schooldata.domain.errors import InvalidParameter
+
+_OUTWARD = r"[A-Z]{1,2}[0-9][A-Z0-9]?"
+_INWARD = r"[0-9][A-Z]{2}"
+_FULL = re.compile(rf"({_OUTWARD})({_INWARD})")
+_OUTWARD_ONLY = re.compile(_OUTWARD)
+_SPACES = re.compile(r"\s+")
+
+
+@frozen
+class PostcodeQuery:
+    """A normalised postcode: a full unit postcode (`SW1A 1AA`) or an outward code (`SW1A`)."""
+
+    outward: str
+    inward: str | None
+
+    @property
+    def is_outward_only(self) -> bool:
+        return self.inward is None
+
+    @property
+    def compact(self) -> str:
+        """The key used for storage: upper case, no spaces (`SW1A1AA`, `SW1A`)."""
+        return self.outward + (self.inward or "")
+
+    def __str__(self) -> str:
+        return self.outward if self.inward is None else f"{self.outward} {self.inward}"
+
+
+def parse_postcode(raw: str) -> PostcodeQuery:
+    """Normalise case and whitespace; accept a full postcode or an outward code.
+
+    Anything that is not shaped like a UK postcode is an invalid parameter (never a lookup),
+    so a typo gets a precise message and hostile input never reaches a store.
+    """
+    compact = _SPACES.sub("", raw).upper()
+    if len(compact) < 2:
+        raise InvalidParameter("postcode", "postcode must be at least 2 characters long.")
+    full = _FULL.fullmatch(compact)
+    if full is not None:
+        return PostcodeQuery(outward=full.group(1), inward=full.group(2))
+    if _OUTWARD_ONLY.fullmatch(compact) is not None:
+        return PostcodeQuery(outward=compact, inward=None)
+    raise InvalidParameter(
+        "postcode",
+        "postcode must be a full UK postcode (e.g. 'SW1A 1AA') or an outward code (e.g. 'SW1A').",
+    )
+
+
+def compact_postcode(raw: str) -> str:
+    """The storage key of a postcode as publishers write it (`"AB10 1AB"` -> `"AB101AB"`)."""
+    return _SPACES.sub("", raw).upper()
+
+
+def outward_of(compact: str) -> str:
+    """The outward code of a compact full postcode: everything but the last three characters."""
+    return compact[:-3]

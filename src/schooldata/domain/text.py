@@ -1,0 +1,27 @@
+"""Text normalisation for search: case-, accent- and punctuation-insensitive tokens."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_APOSTROPHES = re.compile(r"['’‘`´]")
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def normalise(text: str) -> str:
+    """`St. Mary’s C of E (VA) School` -> `st marys c of e va school`.
+
+    Apostrophes join (so `mary's`, `marys` and `mary’s` are one token), `&` reads as `and`,
+    accents fold to their base letter, every other punctuation run becomes one space.
+    """
+    folded = unicodedata.normalize("NFKD", text)
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    folded = _APOSTROPHES.sub("", folded.lower()).replace("&", " and ")
+    return _NON_ALNUM.sub(" ", folded).strip()
+
+
+def tokens(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return ()
+    return tuple(normalise(text).split())

@@ -1,0 +1,51 @@
+"""The Litestar app factory: routes, error handlers and the outer transport layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar, Request, Response, get
+
+from schooldata.application.service import Application
+from schooldata.entrypoints.rest.errors import EXCEPTION_HANDLERS
+from schooldata.entrypoints.rest.openapi import build_document
+from schooldata.entrypoints.rest.public import (
+    PUBLIC_ROUTES,
+    public_handlers,
+    public_school_response,
+)
+from schooldata.entrypoints.rest.transport import ASGIApp, TransportLayer
+
+OPENAPI_PATH = "/api/v1/openapi.json"
+
+
+def is_public_route(path: str) -> bool:
+    return path in PUBLIC_ROUTES or (path.startswith("/api/v1/schools/") and path.count("/") == 4)
+
+
+def create_litestar(app: Application, *, base_url: str | None = None) -> Litestar:
+    document = build_document()
+
+    @get(OPENAPI_PATH, sync_to_thread=False, include_in_schema=False)
+    def openapi_document() -> dict[str, Any]:
+        return document
+
+    @get("/api/v1/schools/{urn:str}", sync_to_thread=True, name="getSchool")
+    def get_school(request: Request[Any, Any, Any], urn: str) -> Response[Any]:
+        return public_school_response(app, request, urn, base_url)
+
+    return Litestar(
+        route_handlers=[*public_handlers(app, base_url=base_url), get_school, openapi_document],
+        exception_handlers=EXCEPTION_HANDLERS,
+        openapi_config=None,
+        debug=False,
+    )
+
+
+def create_app(app: Application, *, base_url: str | None = None) -> ASGIApp:
+    """The served ASGI application: Litestar wrapped in the transport layer."""
+    return TransportLayer(
+        create_litestar(app, base_url=base_url),  # type: ignore[arg-type]
+        new_request_id=app.ids.request_id,
+        is_public_route=is_public_route,
+    )

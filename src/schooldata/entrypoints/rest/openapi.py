@@ -1,0 +1,241 @@
+"""The OpenAPI 3.1 document, written as the contract rather than derived from handlers.
+
+It is the description's tables in machine form: operation ids, exact schemas
+(`additionalProperties: false` where the description forbids other properties) and statuses.
+The test suite checks the running app against it with schemathesis.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from schooldata.domain.phase import PHASE_VALUES
+
+URN_PATTERN = "^[0-9]{6}$"
+
+
+def _error_response(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "headers": {"X-Request-Id": {"$ref": "#/components/headers/XRequestId"}},
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def _ok(
+    schema: str, description: str, extra_headers: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {"X-Request-Id": {"$ref": "#/components/headers/XRequestId"}}
+    headers.update(extra_headers or {})
+    return {
+        "description": description,
+        "headers": headers,
+        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}},
+    }
+
+
+PUBLIC_SCHEMAS: dict[str, Any] = {
+    "Location": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["latitude", "longitude"],
+        "properties": {"latitude": {"type": "number"}, "longitude": {"type": "number"}},
+    },
+    "SchoolSearchResult": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["urn", "name", "url"],
+        "properties": {
+            "urn": {"type": "integer"},
+            "name": {"type": "string"},
+            "phase": {"type": ["string", "null"]},
+            "type": {"type": ["string", "null"]},
+            "localAuthority": {"type": ["string", "null"]},
+            "location": {"oneOf": [{"$ref": "#/components/schemas/Location"}, {"type": "null"}]},
+            "distanceMiles": {"type": "number", "minimum": 0},
+            "ofstedRating": {"type": ["integer", "null"], "minimum": 1, "maximum": 4},
+            "svcScore": {"type": ["number", "null"], "minimum": 0, "maximum": 100},
+            "scoreSuppressed": {"type": "boolean"},
+            "url": {"type": "string", "format": "uri"},
+        },
+    },
+    "SearchResponse": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["query", "postcode", "phase", "radiusMiles", "total", "limit", "results"],
+        "properties": {
+            "query": {"type": ["string", "null"]},
+            "postcode": {"type": ["string", "null"]},
+            "phase": {"type": ["string", "null"]},
+            "radiusMiles": {"type": ["number", "null"]},
+            "total": {"type": "integer", "minimum": 0},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 25},
+            "results": {
+                "type": "array",
+                "maxItems": 25,
+                "items": {"$ref": "#/components/schemas/SchoolSearchResult"},
+            },
+        },
+    },
+    "SchoolRecord": {
+        "type": "object",
+        "additionalProperties": True,
+        "required": ["urn", "name"],
+        "properties": {
+            "urn": {"type": "integer"},
+            "name": {"type": "string"},
+            "postcode": {"type": ["string", "null"]},
+            "town": {"type": ["string", "null"]},
+            "phase": {"type": ["string", "null"]},
+            "type": {"type": ["string", "null"]},
+            "svcScore": {"type": ["number", "null"], "minimum": 0, "maximum": 100},
+            "scoreSuppressed": {"type": "boolean"},
+            "scoreSuppressedReason": {"type": "string"},
+        },
+    },
+    "Error": {
+        "type": "object",
+        "additionalProperties": True,
+        "required": ["error"],
+        "properties": {"error": {"type": "string"}, "code": {"type": "string"}},
+    },
+}
+
+URN_PATH_PARAMETER = {
+    "name": "urn",
+    "in": "path",
+    "required": True,
+    "description": "Six-digit Unique Reference Number.",
+    "schema": {"type": "string", "pattern": URN_PATTERN},
+}
+
+PUBLIC_PATHS: dict[str, Any] = {
+    "/api/v1/search": {
+        "get": {
+            "operationId": "searchSchools",
+            "summary": "Search open schools by name, local authority or type, or nearest a postcode",
+            "description": (
+                "At least one of `query` or `postcode` is required. With a postcode, results are "
+                "sorted nearest first and carry `distanceMiles`."
+            ),
+            "tags": ["public"],
+            "parameters": [
+                {
+                    "name": "query",
+                    "in": "query",
+                    "required": False,
+                    "description": "Matches name, local authority or school type.",
+                    "schema": {"type": "string", "minLength": 2},
+                },
+                {
+                    "name": "postcode",
+                    "in": "query",
+                    "required": False,
+                    "description": "Full UK postcode or outward code.",
+                    "schema": {"type": "string", "minLength": 2},
+                },
+                {
+                    "name": "phase",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "enum": list(PHASE_VALUES)},
+                },
+                {
+                    "name": "radius_miles",
+                    "in": "query",
+                    "required": False,
+                    "description": "Maximum distance from the postcode, in miles.",
+                    "schema": {"type": "number", "minimum": 0.1, "maximum": 100},
+                },
+                {
+                    "name": "limit",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 25, "default": 10},
+                },
+            ],
+            "responses": {
+                "200": _ok("SearchResponse", "Success."),
+                "400": _error_response(
+                    "Neither `query` nor `postcode` supplied, the postcode is unknown, or a "
+                    "parameter is out of bounds."
+                ),
+                "500": _error_response("The search service is temporarily unavailable."),
+            },
+        }
+    },
+    "/api/v1/schools/{urn}": {
+        "get": {
+            "operationId": "getSchool",
+            "summary": "The current public record of one school",
+            "description": (
+                "Anonymous callers get the public `SchoolRecord`. With an API key, the same path "
+                "returns the commercial joined profile (see `getSchoolProfile` in the commercial "
+                "section)."
+            ),
+            "tags": ["public"],
+            "parameters": [URN_PATH_PARAMETER],
+            "responses": {
+                "200": _ok("SchoolRecord", "Success."),
+                "400": _error_response("Invalid URN."),
+                "404": _error_response("School not found."),
+            },
+        }
+    },
+    "/api/get-school": {
+        "get": {
+            "operationId": "getSchoolLegacy",
+            "deprecated": True,
+            "summary": "Compatibility route with the same behaviour as getSchool",
+            "tags": ["public"],
+            "parameters": [
+                {
+                    "name": "urn",
+                    "in": "query",
+                    "required": True,
+                    "schema": {"type": "string", "pattern": URN_PATTERN},
+                }
+            ],
+            "responses": {
+                "200": _ok(
+                    "SchoolRecord",
+                    "Success.",
+                    {
+                        "Deprecation": {"schema": {"type": "string"}},
+                        "Link": {"schema": {"type": "string"}},
+                    },
+                ),
+                "400": _error_response("Invalid URN."),
+                "404": _error_response("School not found."),
+            },
+        }
+    },
+}
+
+
+def build_document(*, server_url: str | None = None) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "School Data Service",
+            "version": "1.0.0",
+            "description": (
+                "Read-only access to records of open UK schools, keyed by a six-digit URN. "
+                "`null` means unavailable or suppressed, never zero."
+            ),
+        },
+        "paths": dict(PUBLIC_PATHS),
+        "components": {
+            "schemas": dict(PUBLIC_SCHEMAS),
+            "headers": {
+                "XRequestId": {
+                    "description": "Unique per request: `req_` + 20 base62 characters.",
+                    "schema": {"type": "string", "pattern": "^req_[0-9A-Za-z]{20}$"},
+                }
+            },
+        },
+        "tags": [{"name": "public", "description": "Anonymous access; public fields only."}],
+    }
+    if server_url:
+        document["servers"] = [{"url": server_url}]
+    return document

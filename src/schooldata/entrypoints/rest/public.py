@@ -1,0 +1,98 @@
+"""The public (anonymous) REST operations: thin translations from HTTP to the use cases."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, Response, get
+
+from schooldata.application.search_schools import (
+    PublicSearchRequest,
+    parse_float_parameter,
+    parse_int_parameter,
+)
+from schooldata.application.service import Application
+from schooldata.domain.errors import DataUnavailable, DomainError
+from schooldata.entrypoints import wire
+from schooldata.entrypoints.rest.errors import domain_error_response, public_error
+
+PUBLIC_ROUTES = ("/api/v1/search", "/api/get-school")
+LEGACY_HEADERS = {
+    "Deprecation": "true",
+    "Link": '</api/v1/schools/{urn}>; rel="successor-version"',
+}
+
+
+def base_url_of(request: Request[Any, Any, Any], configured: str | None) -> str:
+    if configured:
+        return configured.rstrip("/")
+    return str(request.base_url).rstrip("/")
+
+
+def _first(request: Request[Any, Any, Any], name: str) -> str | None:
+    values = request.query_params.getall(name, [])
+    return values[0] if values else None
+
+
+def search_request_from(request: Request[Any, Any, Any]) -> PublicSearchRequest:
+    return PublicSearchRequest(
+        query=_first(request, "query"),
+        postcode=_first(request, "postcode"),
+        phase=_first(request, "phase"),
+        radius_miles=parse_float_parameter("radius_miles", _first(request, "radius_miles")),
+        limit=parse_int_parameter("limit", _first(request, "limit")),
+    )
+
+
+def public_handlers(app: Application, *, base_url: str | None) -> list[Any]:
+    @get("/api/v1/search", sync_to_thread=True, name="searchSchools")
+    def search_schools(request: Request[Any, Any, Any]) -> Response[Any]:
+        try:
+            answer = app.search_schools.execute(search_request_from(request))
+        except DataUnavailable:
+            # The contract documents 500 for an unavailable search service.
+            return public_error(
+                500,
+                "The search service is temporarily unavailable; please retry.",
+                "search_unavailable",
+            )
+        except DomainError as error:
+            return domain_error_response(request, error)
+        return Response(
+            wire.public_search_response(answer, base_url=base_url_of(request, base_url))
+        )
+
+    @get("/api/get-school", sync_to_thread=True, name="getSchoolLegacy")
+    def get_school_legacy(request: Request[Any, Any, Any]) -> Response[Any]:
+        raw = _first(request, "urn")
+        headers = dict(LEGACY_HEADERS)
+        if raw is not None and raw.isascii() and raw.isdigit() and len(raw) == 6:
+            headers["Link"] = f'</api/v1/schools/{raw}>; rel="successor-version"'
+        try:
+            if raw is None:
+                return Response(
+                    wire.public_error(
+                        "Query parameter 'urn' (six digits) is required.", "invalid_urn"
+                    ),
+                    status_code=400,
+                    headers=headers,
+                )
+            school = app.get_school.execute(raw)
+        except DomainError as error:
+            response = domain_error_response(request, error)
+            response.headers.update(headers)
+            return response
+        body = wire.public_school_record(school, base_url=base_url_of(request, base_url))
+        return Response(body, headers=headers)
+
+    return [search_schools, get_school_legacy]
+
+
+def public_school_response(
+    app: Application, request: Request[Any, Any, Any], urn: str, base_url: str | None
+) -> Response[Any]:
+    try:
+        school = app.get_school.execute(urn)
+    except DomainError as error:
+        return domain_error_response(request, error)
+    return Response(wire.public_school_record(school, base_url=base_url_of(request, base_url)))

@@ -1,0 +1,208 @@
+"""The one place that owns the JSON shape of every domain type, for every face.
+
+Public shapes are camelCase (the public contract); commercial shapes are snake_case (the
+commercial envelope's convention). Both are projected through the licensing registry, so a
+field reaches a caller only if `domain.licensing` says that tier may see it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from typing import Any
+
+import cattrs
+
+from schooldata.application.search_schools import PublicSearchAnswer
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.geo import Location
+from schooldata.domain.licensing import Tier, served_fields
+from schooldata.domain.measure import Measure
+from schooldata.domain.ofsted import REPORT_CARDS_START, HistoricGrade
+from schooldata.domain.phase import GiasPhase, Phase
+from schooldata.domain.school import School
+from schooldata.domain.search import SearchHit
+from schooldata.domain.urn import Urn
+
+converter = cattrs.Converter()
+converter.register_unstructure_hook(Urn, lambda u: u.value)
+converter.register_unstructure_hook(dt.date, lambda d: d.isoformat())
+converter.register_unstructure_hook(
+    dt.datetime, lambda d: d.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+)
+converter.register_unstructure_hook(
+    Location, lambda loc: {"latitude": loc.latitude, "longitude": loc.longitude}
+)
+converter.register_unstructure_hook(Phase, lambda p: p.value)
+converter.register_unstructure_hook(GiasPhase, lambda p: p.value)
+converter.register_unstructure_hook(
+    Measure,
+    lambda m: {"value": m.value, "status": m.status.value, "reason": m.reason},
+)
+
+
+def _historic_grade(grade: HistoricGrade | None) -> dict[str, Any] | None:
+    if grade is None:
+        return None
+    return {
+        "grade": grade.grade,
+        "label": grade.label,
+        "inspection_date": converter.unstructure(grade.inspection_date),
+        "framework": "graded",
+        "historic": True,
+        "comparable": grade.comparable,
+        "note": (
+            "Single-word overall grades are historic after "
+            f"{REPORT_CARDS_START.isoformat()} and not comparable with report-card outcomes."
+        ),
+    }
+
+
+# Attribute -> public JSON key. Attributes not listed keep their camelCased name.
+_PUBLIC_KEYS = {"type_name": "type", "la_name": "localAuthority"}
+# Attribute -> commercial JSON key.
+_COMMERCIAL_KEYS = {
+    "type_name": "type",
+    "la_name": "local_authority",
+    "la_code": "local_authority_code",
+    "gias_phase": "phase_of_education",
+}
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def distance_for_output(distance: float) -> float:
+    """Four decimals, rounded down: never shown beyond the radius it satisfied."""
+    return math.floor(distance * 10_000) / 10_000
+
+
+# ---------------------------------------------------------------------------- public
+
+
+def public_school_url(base_url: str, urn: Urn) -> str:
+    return f"{base_url.rstrip('/')}/api/v1/schools/{urn}"
+
+
+def public_search_result(hit: SearchHit, *, base_url: str, with_distance: bool) -> dict[str, Any]:
+    s = hit.school
+    result: dict[str, Any] = {
+        "urn": s.urn.value,
+        "name": s.name,
+        "phase": converter.unstructure(s.phase),
+        "type": s.type_name,
+        "localAuthority": s.la_name,
+        "location": converter.unstructure(s.location),
+    }
+    if with_distance and hit.distance_miles is not None:
+        result["distanceMiles"] = distance_for_output(hit.distance_miles)
+    result["ofstedRating"] = s.ofsted_rating
+    result["svcScore"] = s.svc_score
+    result["scoreSuppressed"] = s.score_suppressed
+    result["url"] = public_school_url(base_url, s.urn)
+    return result
+
+
+def public_search_response(answer: PublicSearchAnswer, *, base_url: str) -> dict[str, Any]:
+    request = answer.request
+    return {
+        "query": request.query,
+        "postcode": request.postcode,
+        "phase": request.phase,
+        "radiusMiles": request.radius_miles,
+        "total": answer.page.total,
+        "limit": answer.limit,
+        "results": [
+            public_search_result(h, base_url=base_url, with_distance=answer.with_distance)
+            for h in answer.page.hits
+        ],
+    }
+
+
+def _score_fields(school: School, *, camel: bool) -> dict[str, Any]:
+    keys = (
+        ("svcScore", "scoreSuppressed", "scoreSuppressedReason")
+        if camel
+        else (
+            "svc_score",
+            "score_suppressed",
+            "score_suppressed_reason",
+        )
+    )
+    out: dict[str, Any] = {keys[0]: school.svc_score, keys[1]: school.score_suppressed}
+    if school.score_suppressed:
+        out[keys[2]] = school.score_suppressed_reason or "no_comparable_evidence"
+    return out
+
+
+def public_school_record(school: School, *, base_url: str) -> dict[str, Any]:
+    """The open `SchoolRecord`: the required fields first, then every other public field."""
+    record: dict[str, Any] = {
+        "urn": school.urn.value,
+        "name": school.name,
+        "postcode": school.postcode,
+        "town": school.town,
+        "phase": converter.unstructure(school.phase),
+        "type": school.type_name,
+    }
+    record.update(_score_fields(school, camel=True))
+    for name in served_fields(Tier.PUBLIC):
+        if name in {"urn", "name", "postcode", "town", "phase", "type_name", "svc_score"}:
+            continue
+        if name == "ofsted":
+            grade = school.ofsted
+            record["ofstedRating"] = None if grade is None else grade.grade
+            record["ofstedRatingHistoric"] = _historic_grade(grade)
+            continue
+        record[_PUBLIC_KEYS.get(name, _camel(name))] = converter.unstructure(getattr(school, name))
+    record["url"] = public_school_url(base_url, school.urn)
+    return record
+
+
+def public_error(message: str, code: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"error": message}
+    if code is not None:
+        body["code"] = code
+    return body
+
+
+# ---------------------------------------------------------------------------- commercial
+
+
+def commercial_school(school: School) -> dict[str, Any]:
+    """The stable joined profile's school part: every field licensed for commercial use."""
+    out: dict[str, Any] = {}
+    for name in served_fields(Tier.COMMERCIAL):
+        if name == "svc_score":
+            out.update(_score_fields(school, camel=False))
+            continue
+        if name == "ofsted":
+            out["ofsted_rating"] = school.ofsted_rating
+            out["ofsted_historic_grade"] = _historic_grade(school.ofsted)
+            continue
+        value = school.phase if name == "phase" else getattr(school, name)
+        out[_COMMERCIAL_KEYS.get(name, name)] = converter.unstructure(value)
+    return out
+
+
+def source(record: DatasetRecord) -> dict[str, Any]:
+    """One element of `meta.sources`."""
+    return {
+        "name": record.title,
+        "publisher": record.publisher,
+        "licence": record.licence,
+        "url": record.url,
+        "retrieved_at": converter.unstructure(record.imported_at),
+        "dataset": record.name,
+        "attribution": record.attribution,
+        "extract_date": converter.unstructure(record.extract_date),
+        "synthetic": record.synthetic,
+    }
+
+
+def data_updated_at(records: list[DatasetRecord]) -> str | None:
+    if not records:
+        return None
+    return str(converter.unstructure(max(r.imported_at for r in records)))

@@ -1,0 +1,65 @@
+"""Driven ports for imports: parsers that read publishers' files, and an all-or-nothing writer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
+from typing import Protocol
+
+from attrs import define, field
+
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.geo import Location
+from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.results import MeasureRecord
+from schooldata.domain.school import School
+from schooldata.domain.scoring import Score
+from schooldata.domain.urn import Urn
+
+Progress = Callable[[int], None]
+"""Called with the number of input rows read so far (for progress bars)."""
+
+
+@define
+class RejectLog:
+    """Rows a parser refused, with reasons; filled in while the parser's items are consumed."""
+
+    rows_read: int = 0
+    skipped: int = 0
+    rejects: list[tuple[int, str]] = field(factory=list)
+
+    def reject(self, line: int, reason: str) -> None:
+        self.rejects.append((line, reason))
+
+
+class DataTransaction(Protocol):
+    """Writes inside one transaction. Nothing is visible to readers until it commits."""
+
+    def replace_schools(self, *, schools: Iterable[School]) -> int: ...
+
+    def replace_postcodes(self, *, postcodes: Iterable[tuple[str, Location]], source: str) -> int:
+        """Replace the postcodes from `source` (compact postcode, location); recompute
+        outward-code centroids over all live postcodes."""
+        ...
+
+    def replace_links(self, *, links: Iterable[EstablishmentLink]) -> int: ...
+
+    def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int: ...
+
+    def set_scores(self, *, scores: dict[Urn, Score]) -> None: ...
+
+    def record_dataset(self, *, record: DatasetRecord) -> None: ...
+
+    def served_schools(self) -> Iterator[School]:
+        """The schools as this transaction sees them (for rescoring before commit)."""
+        ...
+
+    def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
+        """Stored records of the given measure codes, as this transaction sees them."""
+        ...
+
+
+class DataStore(Protocol):
+    def transaction(self) -> AbstractContextManager[DataTransaction]:
+        """Begin an all-or-nothing transaction; an exception inside rolls everything back."""
+        ...

@@ -1,0 +1,45 @@
+"""Driven ports for school records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Protocol
+
+from schooldata.domain.school import School
+from schooldata.domain.scoring import Score
+from schooldata.domain.search import SchoolQuery, SearchPage
+from schooldata.domain.urn import Urn
+
+
+class SchoolReader(Protocol):
+    """Reads the served (open) schools."""
+
+    def get(self, *, urn: Urn) -> School | None:
+        """The open school with this URN, or None."""
+        ...
+
+    def search(self, *, query: SchoolQuery) -> SearchPage:
+        """Answer a validated question (the rules are `domain.search.evaluate`)."""
+        ...
+
+    def iter_all(self) -> Iterator[School]:
+        """Every served school, in URN order (streams; does not load all at once)."""
+        ...
+
+    def local_authorities(self) -> list[tuple[str | None, str, int]]:
+        """(LA code, LA name, open school count), by name."""
+        ...
+
+    def version(self) -> str:
+        """Changes whenever the served data changes (for caches and ETags)."""
+        ...
+
+
+class SchoolWriter(Protocol):
+    """Replaces the served register in one transaction."""
+
+    def replace_all(self, *, schools: Iterable[School]) -> int:
+        """Atomically replace every school; returns how many were stored."""
+        ...
+
+    def set_scores(self, *, scores: dict[Urn, Score]) -> None: ...
