@@ -4,52 +4,73 @@ from __future__ import annotations
 
 from attrs import define
 
+from schooldata.application.about import About
+from schooldata.application.access import Authenticate, Meter
+from schooldata.application.commercial import CommercialSchools
 from schooldata.application.get_school import GetSchool
 from schooldata.application.import_dataset import ImportDataset
+from schooldata.application.key_admin import KeyAdmin
 from schooldata.application.search_schools import SearchSchools
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.plans import PlanCatalogue
 from schooldata.ports.clock import Clock, IdSource
 from schooldata.ports.datasets import DatasetRegistry
 from schooldata.ports.imports import DataStore
+from schooldata.ports.keys import KeyStore, QuotaCounter, RateLimiter
 from schooldata.ports.postcodes import PostcodeDirectory
-from schooldata.ports.schools import SchoolReader
+from schooldata.ports.schools import LinkReader, MeasureReader, SchoolReader
 
 
-@define
-class Application:
-    """Built once by `bootstrap`; REST, MCP and CLI call these use cases and nothing else."""
+@define(kw_only=True)
+class Ports:
+    """Every driven port the core needs; `bootstrap` chooses the adapters."""
 
     schools: SchoolReader
     postcodes: PostcodeDirectory
     datasets: DatasetRegistry
+    links: LinkReader
+    measures: MeasureReader
     store: DataStore
+    keys: KeyStore
+    rate: RateLimiter
+    quota: QuotaCounter
     clock: Clock
     ids: IdSource
+
+
+@define(kw_only=True)
+class Application:
+    """Built once by `bootstrap`; REST, MCP and CLI call these use cases and nothing else."""
+
+    ports: Ports
+    plans: PlanCatalogue
     search_schools: SearchSchools
     get_school: GetSchool
+    commercial: CommercialSchools
+    about: About
+    authenticate: Authenticate
+    meter: Meter
+    keys: KeyAdmin
     import_dataset: ImportDataset
 
-    def sources(self) -> list[DatasetRecord]:
-        return self.datasets.current()
+    @property
+    def ids(self) -> IdSource:
+        return self.ports.ids
 
 
-def build_application(
-    *,
-    schools: SchoolReader,
-    postcodes: PostcodeDirectory,
-    datasets: DatasetRegistry,
-    store: DataStore,
-    clock: Clock,
-    ids: IdSource,
-) -> Application:
+def build_application(*, ports: Ports, plans: PlanCatalogue, key_secret: bytes) -> Application:
     return Application(
-        schools=schools,
-        postcodes=postcodes,
-        datasets=datasets,
-        store=store,
-        clock=clock,
-        ids=ids,
-        search_schools=SearchSchools(schools=schools, postcodes=postcodes),
-        get_school=GetSchool(schools=schools),
-        import_dataset=ImportDataset(store=store, clock=clock),
+        ports=ports,
+        plans=plans,
+        search_schools=SearchSchools(schools=ports.schools, postcodes=ports.postcodes),
+        get_school=GetSchool(schools=ports.schools),
+        commercial=CommercialSchools(
+            schools=ports.schools, postcodes=ports.postcodes, links=ports.links
+        ),
+        about=About(datasets=ports.datasets, plans=plans),
+        authenticate=Authenticate(keys=ports.keys, plans=plans, secret=key_secret),
+        meter=Meter(rate=ports.rate, quota=ports.quota, clock=ports.clock),
+        keys=KeyAdmin(
+            keys=ports.keys, plans=plans, secret=key_secret, clock=ports.clock, ids=ports.ids
+        ),
+        import_dataset=ImportDataset(store=ports.store, clock=ports.clock),
     )

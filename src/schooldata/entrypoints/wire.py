@@ -13,6 +13,8 @@ from typing import Any
 
 import cattrs
 
+from schooldata.application.about import Freshness, ServiceMeta
+from schooldata.application.commercial import AuthorityCount, Profile
 from schooldata.application.search_schools import PublicSearchAnswer
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.geo import Location
@@ -206,3 +208,107 @@ def data_updated_at(records: list[DatasetRecord]) -> str | None:
     if not records:
         return None
     return str(converter.unstructure(max(r.imported_at for r in records)))
+
+
+def commercial_list_item(hit: SearchHit, *, base_url: str, with_distance: bool) -> dict[str, Any]:
+    """A school in a commercial list: the essentials for choosing which profile to fetch."""
+    s = hit.school
+    item: dict[str, Any] = {
+        "urn": s.urn.value,
+        "name": s.name,
+        "phase": converter.unstructure(s.phase),
+        "type": s.type_name,
+        "local_authority": s.la_name,
+        "local_authority_code": s.la_code,
+        "town": s.town,
+        "postcode": s.postcode,
+        "location": converter.unstructure(s.location),
+    }
+    if with_distance and hit.distance_miles is not None:
+        item["distance_miles"] = distance_for_output(hit.distance_miles)
+    item.update(
+        {
+            "gender": s.gender,
+            "statutory_low_age": s.statutory_low_age,
+            "statutory_high_age": s.statutory_high_age,
+            "pupils": s.pupils,
+            "ofsted_rating": s.ofsted_rating,
+            "ofsted_historic_grade": _historic_grade(s.ofsted),
+        }
+    )
+    item.update(_score_fields(s, camel=False))
+    item["url"] = commercial_school_url(base_url, s.urn)
+    return item
+
+
+def commercial_school_url(base_url: str, urn: Urn) -> str:
+    return f"{base_url.rstrip('/')}/api/v1/schools/{urn}"
+
+
+def commercial_profile(profile: Profile, *, base_url: str) -> dict[str, Any]:
+    """The stable joined profile: the licensed school fields, its links, and where to go next."""
+    data = commercial_school(profile.school)
+    data["links"] = [
+        {
+            "urn": link.linked_urn.value,
+            "name": link.linked_name,
+            "link_type": link.link_type,
+            "established": converter.unstructure(link.established),
+        }
+        for link in profile.links
+    ]
+    base = commercial_school_url(base_url, profile.school.urn)
+    data["resources"] = {
+        name: f"{base}/{name}" for name in ("inspections", "results", "admissions", "finance")
+    }
+    data["url"] = base
+    return data
+
+
+def authority(item: AuthorityCount) -> dict[str, Any]:
+    return {"code": item.code, "name": item.name, "open_schools": item.schools}
+
+
+def meta_document(meta: ServiceMeta) -> dict[str, Any]:
+    return {
+        "service": "schooldata",
+        "api_version": meta.api_version,
+        "description_version": meta.description_version,
+        "commercial_launch": meta.commercial_launch,
+        "mcp_protocol_versions": list(meta.mcp_protocol_versions),
+        "null_policy": "null means unavailable or suppressed; it never means zero",
+        "source_policy": {
+            "licence": "Government open data under the Open Government Licence v3.0, attributed per source",
+            "never_served": sorted({exclusion.value for _, exclusion in meta.never_served}),
+            "only_open_establishments": True,
+            "ofsted_graded_outcomes": "historic and not comparable with report cards after 2025-11-10",
+        },
+        "plans": [
+            {
+                "name": plan.name,
+                "per_page_max": plan.per_page_max,
+                "compare_max": plan.compare_max,
+                "rate_per_second": plan.rate_per_second,
+                "monthly_quota": plan.monthly_quota,
+                "features": sorted(f.value for f in plan.features),
+            }
+            for plan in meta.plans.all()
+        ],
+        "sources": [source(r) for r in meta.sources],
+    }
+
+
+def freshness_item(item: Freshness) -> dict[str, Any]:
+    record = item.dataset
+    return {
+        "dataset": record.name,
+        "title": record.title,
+        "publisher": record.publisher,
+        "period": record.period,
+        "cadence": item.cadence,
+        "coverage": item.coverage,
+        "extract_date": converter.unstructure(record.extract_date),
+        "imported_at": converter.unstructure(record.imported_at),
+        "rows": record.row_count,
+        "synthetic": record.synthetic,
+    }

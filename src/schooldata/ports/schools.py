@@ -6,6 +6,8 @@ from collections.abc import Iterable, Iterator
 from typing import Protocol
 
 from schooldata.domain.school import School
+from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.results import MeasureRecord
 from schooldata.domain.scoring import Score
 from schooldata.domain.search import SchoolQuery, SearchPage
 from schooldata.domain.urn import Urn
@@ -43,3 +45,15 @@ class SchoolWriter(Protocol):
         ...
 
     def set_scores(self, *, scores: dict[Urn, Score]) -> None: ...
+
+
+class LinkReader(Protocol):
+    def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
+        """Predecessor/successor links of a school (GIAS links)."""
+        ...
+
+
+class MeasureReader(Protocol):
+    def measures_for(self, *, urn: Urn) -> list[MeasureRecord]:
+        """Every stored measure of a school, all datasets and periods."""
+        ...

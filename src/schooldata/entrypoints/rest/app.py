@@ -5,9 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Litestar, Request, Response, get
+from litestar.params import FromPath
 
 from schooldata.application.service import Application
+from schooldata.domain.errors import DataUnavailable
+from schooldata.domain.keys import AuthenticationFailed
+from schooldata.entrypoints.rest.commercial import commercial_handlers, profile_response
 from schooldata.entrypoints.rest.errors import EXCEPTION_HANDLERS
+from schooldata.entrypoints.rest.gate import CommercialGate
 from schooldata.entrypoints.rest.openapi import build_document
 from schooldata.entrypoints.rest.public import (
     PUBLIC_ROUTES,
@@ -25,17 +30,30 @@ def is_public_route(path: str) -> bool:
 
 def create_litestar(app: Application, *, base_url: str | None = None) -> Litestar:
     document = build_document()
+    gate = CommercialGate(app, base_url=base_url)
 
     @get(OPENAPI_PATH, sync_to_thread=False, include_in_schema=False)
     def openapi_document() -> dict[str, Any]:
         return document
 
     @get("/api/v1/schools/{urn:str}", sync_to_thread=True, name="getSchool")
-    def get_school(request: Request[Any, Any, Any], urn: str) -> Response[Any]:
-        return public_school_response(app, request, urn, base_url)
+    def get_school(request: Request[Any, Any, Any], urn: FromPath[str]) -> Response[Any]:
+        # One path, two tiers: the credentials choose, once, here.
+        try:
+            caller = gate.authenticate(request)
+        except (AuthenticationFailed, DataUnavailable) as error:
+            return gate.auth_failure(request, error)
+        if caller is None:
+            return public_school_response(app, request, urn, base_url)
+        return profile_response(gate, request, urn, caller)
 
     return Litestar(
-        route_handlers=[*public_handlers(app, base_url=base_url), get_school, openapi_document],
+        route_handlers=[
+            *public_handlers(gate, base_url=base_url),
+            *commercial_handlers(gate),
+            get_school,
+            openapi_document,
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=None,
         debug=False,

@@ -6,6 +6,7 @@ from typing import Any
 
 from litestar import Request, Response, get
 
+from schooldata.application.parameters import reject_unknown
 from schooldata.application.search_schools import (
     PublicSearchRequest,
     parse_float_parameter,
@@ -13,8 +14,10 @@ from schooldata.application.search_schools import (
 )
 from schooldata.application.service import Application
 from schooldata.domain.errors import DataUnavailable, DomainError
+from schooldata.domain.keys import AuthenticationFailed
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.rest.errors import domain_error_response, public_error
+from schooldata.entrypoints.rest.gate import CommercialGate
 
 PUBLIC_ROUTES = ("/api/v1/search", "/api/get-school")
 LEGACY_HEADERS = {
@@ -44,9 +47,29 @@ def search_request_from(request: Request[Any, Any, Any]) -> PublicSearchRequest:
     )
 
 
-def public_handlers(app: Application, *, base_url: str | None) -> list[Any]:
+def reject_parameters(request: Request[Any, Any, Any], allowed: tuple[str, ...]) -> None:
+    reject_unknown(dict.fromkeys(request.query_params), allowed)
+
+
+def keyed_caller_failure(
+    gate: CommercialGate, request: Request[Any, Any, Any]
+) -> Response[Any] | None:
+    """Public routes still authenticate any credentials they carry: a bad key gets 401, a
+    valid key gets the public answer, unmetered (DECISIONS: Authentication 3)."""
+    try:
+        gate.authenticate(request)
+    except (AuthenticationFailed, DataUnavailable) as error:
+        return gate.auth_failure(request, error)
+    return None
+
+
+def public_handlers(gate: CommercialGate, *, base_url: str | None) -> list[Any]:
+    app: Application = gate.app
+
     @get("/api/v1/search", sync_to_thread=True, name="searchSchools")
     def search_schools(request: Request[Any, Any, Any]) -> Response[Any]:
+        if (failure := keyed_caller_failure(gate, request)) is not None:
+            return failure
         try:
             answer = app.search_schools.execute(search_request_from(request))
         except DataUnavailable:
@@ -64,6 +87,8 @@ def public_handlers(app: Application, *, base_url: str | None) -> list[Any]:
 
     @get("/api/get-school", sync_to_thread=True, name="getSchoolLegacy")
     def get_school_legacy(request: Request[Any, Any, Any]) -> Response[Any]:
+        if (failure := keyed_caller_failure(gate, request)) is not None:
+            return failure
         raw = _first(request, "urn")
         headers = dict(LEGACY_HEADERS)
         if raw is not None and raw.isascii() and raw.isdigit() and len(raw) == 6:

@@ -1,0 +1,90 @@
+"""In-memory key store and usage counters: one process only (and the tests' fakes).
+
+The rate windows here are the right choice for a single server process; several processes
+or machines need the Redis limiter, and durable quotas need the SQL counter.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections import defaultdict
+
+import attrs
+
+from schooldata.domain.keys import ApiKeyRecord, Organisation
+
+
+class InMemoryKeyStore:
+    def __init__(self) -> None:
+        self._keys: dict[str, ApiKeyRecord] = {}
+        self._organisations: dict[str, Organisation] = {}
+        self._lock = threading.Lock()
+
+    def find_key(self, *, key_hash: str) -> ApiKeyRecord | None:
+        return self._keys.get(key_hash)
+
+    def add_key(self, *, record: ApiKeyRecord) -> None:
+        with self._lock:
+            self._keys[record.key_hash] = record
+
+    def list_keys(self, *, organisation: str | None = None) -> list[ApiKeyRecord]:
+        keys = [k for k in self._keys.values() if organisation in (None, k.organisation)]
+        return sorted(keys, key=lambda k: (k.organisation, k.created_at, k.display_prefix))
+
+    def revoke_key(self, *, display_prefix: str, at: dt.datetime) -> int:
+        with self._lock:
+            live = [
+                k
+                for k in self._keys.values()
+                if k.display_prefix == display_prefix and not k.revoked
+            ]
+            for record in live:
+                self._keys[record.key_hash] = attrs.evolve(record, revoked_at=at)
+            return len(live)
+
+    def get_organisation(self, *, slug: str) -> Organisation | None:
+        return self._organisations.get(slug)
+
+    def save_organisation(self, *, organisation: Organisation) -> None:
+        with self._lock:
+            self._organisations[organisation.slug] = organisation
+
+
+class InMemoryRateLimiter:
+    """Counts per (key, second); forgets windows older than the current one."""
+
+    def __init__(self) -> None:
+        self._counts: dict[tuple[str, int], int] = defaultdict(int)
+        self._lock = threading.Lock()
+        self._newest = 0
+
+    def hit(self, *, key: str, window: int) -> int:
+        with self._lock:
+            if window > self._newest:
+                self._newest = window
+                stale = [k for k in self._counts if k[1] < window - 1]
+                for k in stale:
+                    del self._counts[k]
+            self._counts[(key, window)] += 1
+            return self._counts[(key, window)]
+
+    def peek(self, *, key: str, window: int) -> int:
+        return self._counts.get((key, window), 0)
+
+
+class InMemoryQuotaCounter:
+    def __init__(self) -> None:
+        self._used: dict[tuple[str, str], int] = defaultdict(int)
+        self._lock = threading.Lock()
+
+    def consume(self, *, organisation: str, period: str, limit: int) -> int | None:
+        with self._lock:
+            current = self._used[(organisation, period)]
+            if current >= limit:
+                return None
+            self._used[(organisation, period)] = current + 1
+            return current + 1
+
+    def used(self, *, organisation: str, period: str) -> int:
+        return self._used.get((organisation, period), 0)

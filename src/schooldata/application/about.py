@@ -1,0 +1,88 @@
+"""What the service says about itself: metadata, source policy and data freshness."""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.licensing import SCHOOL_FIELDS, Exclusion, Licence
+from schooldata.domain.plans import PlanCatalogue
+from schooldata.ports.datasets import DatasetRegistry
+
+API_VERSION = "v1"
+DESCRIPTION_VERSION = "1.0.0"
+COMMERCIAL_LAUNCH = "2026-08-19"
+PROTOCOL_VERSIONS = ("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26")
+
+# Cadence and coverage are properties of each publisher's product, not of one file.
+DATASET_FACTS: dict[str, tuple[str, str]] = {
+    "gias_establishments": (
+        "daily",
+        "All establishments in England and Wales; open ones are served.",
+    ),
+    "gias_links": ("daily", "Predecessor/successor links between establishments."),
+    "codepoint_open": ("quarterly", "Every live postcode in Great Britain (no Northern Ireland)."),
+    "onspd": ("quarterly", "UK postcodes including terminated ones (terminated are not served)."),
+    "ks4_information": ("annual", "State-funded and independent schools with KS4 pupils, England."),
+    "ks4_results": ("annual", "Schools with KS4 pupils, England."),
+    "ks2_results": ("annual", "State-funded primary schools, England."),
+    "ks5_results": ("annual", "Schools and colleges with 16-18 students, England."),
+    "ks5_destinations": ("annual", "2022/23 institution cohort completing 16-18 study, England."),
+    "ofsted_report_card": ("monthly", "State-funded schools inspected under report cards."),
+    "ofsted_graded": ("monthly", "State-funded schools' latest graded inspections (historic)."),
+    "admissions": ("annual", "State-funded primary and secondary schools, England."),
+    "finance": ("annual", "Maintained schools and academies, England."),
+}
+
+
+@frozen(kw_only=True)
+class Freshness:
+    dataset: DatasetRecord
+    cadence: str
+    coverage: str
+
+
+@frozen(kw_only=True)
+class ServiceMeta:
+    api_version: str
+    description_version: str
+    commercial_launch: str
+    mcp_protocol_versions: tuple[str, ...]
+    plans: PlanCatalogue
+    never_served: tuple[tuple[str, Exclusion], ...]
+    sources: tuple[DatasetRecord, ...]
+
+
+class About:
+    def __init__(self, *, datasets: DatasetRegistry, plans: PlanCatalogue) -> None:
+        self._datasets = datasets
+        self._plans = plans
+
+    def meta(self) -> ServiceMeta:
+        never = tuple(
+            (f.name, f.exclusion)
+            for f in SCHOOL_FIELDS
+            if f.licence is Licence.NEVER and f.exclusion is not None
+        )
+        return ServiceMeta(
+            api_version=API_VERSION,
+            description_version=DESCRIPTION_VERSION,
+            commercial_launch=COMMERCIAL_LAUNCH,
+            mcp_protocol_versions=PROTOCOL_VERSIONS,
+            plans=self._plans,
+            never_served=never,
+            sources=tuple(self._datasets.current()),
+        )
+
+    def freshness(self) -> list[Freshness]:
+        out = []
+        for record in self._datasets.current():
+            cadence, coverage = DATASET_FACTS.get(record.name, ("irregular", "As published."))
+            out.append(
+                Freshness(
+                    dataset=record,
+                    cadence=record.cadence or cadence,
+                    coverage=record.coverage or coverage,
+                )
+            )
+        return out

@@ -1,0 +1,151 @@
+"""Authentication and metering: one use case for every face (REST, MCP, CLI --as-plan)."""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from schooldata.domain.errors import DataUnavailable
+from schooldata.domain.keys import (
+    ApiKeyRevoked,
+    InvalidApiKey,
+    Organisation,
+    extract_credentials,
+    key_hash,
+    parse_key,
+)
+from schooldata.domain.metering import (
+    MeterReading,
+    QuotaExceeded,
+    RateLimitExceeded,
+    month_period,
+    month_reset,
+    retry_after_seconds,
+    second_window,
+)
+from schooldata.domain.plans import Feature, Plan, PlanCatalogue
+from schooldata.ports.clock import Clock
+from schooldata.ports.keys import KeyStore, QuotaCounter, RateLimiter
+
+
+@frozen(kw_only=True)
+class Caller:
+    """An authenticated commercial caller."""
+
+    organisation: Organisation
+    plan: Plan
+    display_prefix: str
+    key_id: str  # the stored hash: identifies the key to rate windows without being the key
+
+
+class Authenticate:
+    """- No credentials -> None (the caller is anonymous).
+    - Bearer preferred, X-API-Key accepted; both and different -> conflicting_credentials.
+    - Format and checksum are checked before any lookup; unknown -> invalid_api_key;
+      revoked -> api_key_revoked. A failing key store -> service_unavailable (503)."""
+
+    def __init__(self, *, keys: KeyStore, plans: PlanCatalogue, secret: bytes) -> None:
+        self._keys = keys
+        self._plans = plans
+        self._secret = secret
+
+    def execute(self, *, authorization: str | None, x_api_key: str | None) -> Caller | None:
+        raw = extract_credentials(authorization, x_api_key)
+        if raw is None:
+            return None
+        parsed = parse_key(raw)
+        digest = key_hash(self._secret, parsed.text)
+        try:
+            record = self._keys.find_key(key_hash=digest)
+            organisation = (
+                None if record is None else self._keys.get_organisation(slug=record.organisation)
+            )
+        except DataUnavailable:
+            raise
+        except Exception as error:  # a driver error must not become a 500 with internals
+            raise DataUnavailable("The key store is temporarily unavailable.") from error
+        if record is None or organisation is None:
+            raise InvalidApiKey()
+        if record.revoked:
+            raise ApiKeyRevoked()
+        return Caller(
+            organisation=organisation,
+            plan=self._plans.get(organisation.plan),
+            display_prefix=record.display_prefix,
+            key_id=digest,
+        )
+
+
+class Meter:
+    """- Entitlement first (403 feature_not_in_plan, not metered).
+    - Then the per-key per-second rate limit (429 rate_limit_exceeded, not metered).
+    - Then the per-organisation calendar-month quota: one use consumed atomically, or 429
+      quota_exceeded when it is used up. Only a consumed use is a metered request."""
+
+    def __init__(self, *, rate: RateLimiter, quota: QuotaCounter, clock: Clock) -> None:
+        self._rate = rate
+        self._quota = quota
+        self._clock = clock
+
+    def admit(self, caller: Caller, feature: Feature) -> MeterReading:
+        caller.plan.require(feature)
+        return self.consume(caller)
+
+    def consume(self, caller: Caller) -> MeterReading:
+        now = self._clock.now()
+        window = second_window(now)
+        plan = caller.plan
+        period = month_period(now)
+        quota_reset = month_reset(now)
+        try:
+            count = self._rate.hit(key=caller.key_id, window=window)
+            if count > plan.rate_per_second:
+                used = self._quota.used(organisation=caller.organisation.slug, period=period)
+                reading = self._reading(plan, 0, window, used, quota_reset)
+                raise RateLimitExceeded(
+                    f"More than {plan.rate_per_second} requests per second for this key.",
+                    reading,
+                    retry_after_seconds(now, window + 1),
+                )
+            used_after = self._quota.consume(
+                organisation=caller.organisation.slug, period=period, limit=plan.monthly_quota
+            )
+        except (RateLimitExceeded, DataUnavailable):
+            raise
+        except Exception as error:
+            raise DataUnavailable("The usage meter is temporarily unavailable.") from error
+        if used_after is None:
+            reading = self._reading(
+                plan, plan.rate_per_second - count, window, plan.monthly_quota, quota_reset
+            )
+            raise QuotaExceeded(
+                f"The {plan.name} plan's monthly quota of {plan.monthly_quota} requests is used up.",
+                reading,
+                retry_after_seconds(now, quota_reset),
+            )
+        return self._reading(plan, plan.rate_per_second - count, window, used_after, quota_reset)
+
+    def peek(self, caller: Caller) -> MeterReading:
+        """The current reading without consuming anything (for 403s and unmetered calls)."""
+        now = self._clock.now()
+        window = second_window(now)
+        try:
+            count = self._rate.peek(key=caller.key_id, window=window)
+            used = self._quota.used(organisation=caller.organisation.slug, period=month_period(now))
+        except Exception as error:
+            raise DataUnavailable("The usage meter is temporarily unavailable.") from error
+        return self._reading(
+            caller.plan, caller.plan.rate_per_second - count, window, used, month_reset(now)
+        )
+
+    @staticmethod
+    def _reading(
+        plan: Plan, rate_left: int, window: int, used: int, quota_reset: int
+    ) -> MeterReading:
+        return MeterReading(
+            rate_limit=plan.rate_per_second,
+            rate_remaining=max(0, rate_left),
+            rate_reset=window + 1,
+            quota_limit=plan.monthly_quota,
+            quota_remaining=max(0, plan.monthly_quota - used),
+            quota_reset=quota_reset,
+        )

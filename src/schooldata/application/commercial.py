@@ -1,0 +1,191 @@
+"""Commercial read use cases over the register: list, search, nearby, profile, authorities.
+
+Rules (shared by REST, MCP and CLI):
+- Paging: `page` >= 1, `per_page` 1..plan maximum (default 20); past the last page -> empty
+  data with true totals. Ordering is by the sort key, then URN: deterministic within a release.
+- Filters: `q` (>= 2 chars: name, authority, type), `postcode` or `latitude`+`longitude`
+  (one origin, not both), `radius_miles` 0.1-100 (needs an origin), `local_authority`
+  (name or code), `phase` (the five API values), `type`, `gender` (mixed/boys/girls),
+  `ofsted_rating` 1-4 (historic graded outcome), `min_score` 0-100, `sort`.
+- `sort`: relevance (needs q), distance (needs an origin), name, urn, score.
+- Any other parameter -> unknown_parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from attrs import frozen
+
+from schooldata.application import parameters as p
+from schooldata.application.locate import locate_postcode
+from schooldata.domain.errors import InvalidParameter, SchoolNotFound
+from schooldata.domain.geo import Location
+from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.phase import parse_phase
+from schooldata.domain.plans import Plan
+from schooldata.domain.school import School
+from schooldata.domain.search import (
+    MAX_RADIUS_MILES,
+    MIN_RADIUS_MILES,
+    SORT_VALUES,
+    Proximity,
+    SchoolQuery,
+    SearchPage,
+    SortOrder,
+    TextQuery,
+)
+from schooldata.domain.text import normalise
+from schooldata.domain.urn import Urn
+from schooldata.ports.postcodes import PostcodeDirectory
+from schooldata.ports.schools import LinkReader, SchoolReader
+
+PAGING = ("page", "per_page")
+FILTERS = ("local_authority", "phase", "type", "gender", "ofsted_rating", "min_score", "sort")
+ORIGIN = ("postcode", "latitude", "longitude", "radius_miles")
+LIST_PARAMETERS = frozenset({"q", *ORIGIN, *FILTERS, *PAGING})
+SEARCH_PARAMETERS = frozenset({"q", *FILTERS, *PAGING})
+NEARBY_PARAMETERS = frozenset({"q", *ORIGIN, *FILTERS, *PAGING})
+AUTHORITY_PARAMETERS = frozenset({"q", *PAGING})
+GENDERS = ("mixed", "boys", "girls")
+MAX_PAGE = 100_000
+
+
+@frozen(kw_only=True)
+class ListAnswer:
+    page: int
+    per_page: int
+    result: SearchPage
+    with_distance: bool
+
+    @property
+    def total_pages(self) -> int:
+        return (self.result.total + self.per_page - 1) // self.per_page
+
+
+@frozen(kw_only=True)
+class Profile:
+    school: School
+    links: tuple[EstablishmentLink, ...]
+
+
+@frozen(kw_only=True)
+class AuthorityCount:
+    code: str | None
+    name: str
+    schools: int
+
+
+@frozen(kw_only=True)
+class AuthorityPage:
+    page: int
+    per_page: int
+    total: int
+    items: tuple[AuthorityCount, ...]
+
+
+class CommercialSchools:
+    def __init__(
+        self, *, schools: SchoolReader, postcodes: PostcodeDirectory, links: LinkReader
+    ) -> None:
+        self._schools = schools
+        self._postcodes = postcodes
+        self._links = links
+
+    def list(self, params: p.Params, plan: Plan) -> ListAnswer:
+        return self._run(params, plan, LIST_PARAMETERS)
+
+    def search(self, params: p.Params, plan: Plan) -> ListAnswer:
+        if params.get("q") is None:
+            raise InvalidParameter("q", "q (at least 2 characters) is required for search.")
+        return self._run(params, plan, SEARCH_PARAMETERS)
+
+    def nearby(self, params: p.Params, plan: Plan) -> ListAnswer:
+        if params.get("postcode") is None and params.get("latitude") is None:
+            raise InvalidParameter(
+                "postcode", "nearby needs a postcode, or latitude and longitude."
+            )
+        return self._run(params, plan, NEARBY_PARAMETERS)
+
+    def profile(self, raw_urn: object) -> Profile:
+        urn = Urn.parse(raw_urn)
+        school = self._schools.get(urn=urn)
+        if school is None:
+            raise SchoolNotFound(urn)
+        return Profile(school=school, links=tuple(self._links.links_for(urn=urn)))
+
+    def local_authorities(self, params: p.Params, plan: Plan) -> AuthorityPage:
+        p.reject_unknown(params, AUTHORITY_PARAMETERS)
+        wanted = p.text(params, "q", min_length=2)
+        page = p.integer(params, "page", minimum=1, maximum=MAX_PAGE) or 1
+        per_page = plan.per_page(p.integer(params, "per_page"))
+        rows = [
+            AuthorityCount(code=code, name=name, schools=count)
+            for code, name, count in self._schools.local_authorities()
+            if wanted is None or normalise(wanted) in normalise(name)
+        ]
+        start = (page - 1) * per_page
+        return AuthorityPage(
+            page=page,
+            per_page=per_page,
+            total=len(rows),
+            items=tuple(rows[start : start + per_page]),
+        )
+
+    # ------------------------------------------------------------------ shared query rules
+
+    def _run(self, params: p.Params, plan: Plan, allowed: Collection[str]) -> ListAnswer:
+        p.reject_unknown(params, allowed)
+        query_text = p.text(params, "q", min_length=2)
+        text = TextQuery.parse(query_text) if query_text is not None else None
+        near = self._origin(params)
+        phase = p.text(params, "phase")
+        sort_name = p.choice(params, "sort", SORT_VALUES)
+        sort = SortOrder(sort_name) if sort_name is not None else None
+        if sort is SortOrder.DISTANCE and near is None:
+            raise InvalidParameter("sort", "sort=distance needs a postcode or latitude/longitude.")
+        if sort is SortOrder.RELEVANCE and text is None:
+            raise InvalidParameter("sort", "sort=relevance needs q.")
+        page = p.integer(params, "page", minimum=1, maximum=MAX_PAGE) or 1
+        per_page = plan.per_page(p.integer(params, "per_page"))
+        local_authority = p.text(params, "local_authority", min_length=1)
+        type_name = p.text(params, "type", min_length=1)
+        gender = p.choice(params, "gender", GENDERS)
+        query = SchoolQuery(
+            text=text,
+            near=near,
+            phases=frozenset({parse_phase(phase)}) if phase is not None else frozenset(),
+            local_authority=normalise(local_authority) if local_authority is not None else None,
+            type_name=normalise(type_name) if type_name is not None else None,
+            gender=gender,
+            ofsted_rating=p.integer(params, "ofsted_rating", minimum=1, maximum=4),
+            min_score=p.number(params, "min_score", minimum=0, maximum=100),
+            sort=sort,
+            offset=(page - 1) * per_page,
+            limit=per_page,
+        )
+        result = self._schools.search(query=query)
+        return ListAnswer(
+            page=page, per_page=per_page, result=result, with_distance=near is not None
+        )
+
+    def _origin(self, params: p.Params) -> Proximity | None:
+        postcode = p.text(params, "postcode", min_length=2)
+        latitude = p.number(params, "latitude", minimum=-90, maximum=90)
+        longitude = p.number(params, "longitude", minimum=-180, maximum=180)
+        radius = p.number(
+            params, "radius_miles", minimum=MIN_RADIUS_MILES, maximum=MAX_RADIUS_MILES
+        )
+        if (latitude is None) != (longitude is None):
+            raise InvalidParameter("latitude", "latitude and longitude go together.")
+        if postcode is not None and latitude is not None:
+            raise InvalidParameter("postcode", "Give a postcode or latitude/longitude, not both.")
+        if postcode is not None:
+            return Proximity(locate_postcode(self._postcodes, postcode), radius)
+        if latitude is not None and longitude is not None:
+            return Proximity(Location(latitude, longitude), radius)
+        if radius is not None:
+            raise InvalidParameter(
+                "radius_miles", "radius_miles needs a postcode or latitude/longitude."
+            )
+        return None

@@ -1,0 +1,94 @@
+"""Raw parameters from any face -> validated values. One set of rules for REST, MCP and CLI."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping
+
+from schooldata.domain.errors import InvalidParameter, UnknownParameter
+
+Params = Mapping[str, object]
+
+
+def reject_unknown(params: Params, allowed: Collection[str]) -> None:
+    """A parameter an operation does not support fails the call instead of being ignored."""
+    unknown = [name for name in params if name not in allowed]
+    if unknown:
+        raise UnknownParameter(unknown)
+
+
+def text(params: Params, name: str, *, min_length: int = 1, max_length: int = 200) -> str | None:
+    value = params.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidParameter(name, f"{name} must be a string.")
+    stripped = value.strip()
+    if len(stripped) < min_length:
+        raise InvalidParameter(name, f"{name} must be at least {min_length} characters long.")
+    if len(stripped) > max_length:
+        raise InvalidParameter(name, f"{name} must be at most {max_length} characters long.")
+    return stripped
+
+
+def integer(
+    params: Params, name: str, *, minimum: int | None = None, maximum: int | None = None
+) -> int | None:
+    value = params.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise InvalidParameter(name, f"{name} must be an integer.")
+    if isinstance(value, str):
+        stripped = value.strip()
+        if not stripped.isascii() or not stripped.lstrip("+-").isdigit() or len(stripped) > 12:
+            raise InvalidParameter(name, f"{name} must be an integer.")
+        value = int(stripped)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int):
+        raise InvalidParameter(name, f"{name} must be an integer.")
+    _bounds(name, value, minimum, maximum)
+    return value
+
+
+def number(
+    params: Params, name: str, *, minimum: float | None = None, maximum: float | None = None
+) -> float | None:
+    value = params.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise InvalidParameter(name, f"{name} must be a number.")
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise InvalidParameter(name, f"{name} must be a number.") from None
+    if not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidParameter(name, f"{name} must be a finite number.")
+    _bounds(name, float(value), minimum, maximum)
+    return float(value)
+
+
+def choice(params: Params, name: str, options: Collection[str]) -> str | None:
+    value = text(params, name)
+    if value is None:
+        return None
+    lowered = value.lower()
+    if lowered not in options:
+        raise InvalidParameter(name, f"{name} must be one of: {', '.join(options)}.")
+    return lowered
+
+
+def _bounds(name: str, value: float, minimum: float | None, maximum: float | None) -> None:
+    if minimum is not None and maximum is not None and not minimum <= value <= maximum:
+        raise InvalidParameter(name, f"{name} must be between {_num(minimum)} and {_num(maximum)}.")
+    if minimum is not None and value < minimum:
+        raise InvalidParameter(name, f"{name} must be at least {_num(minimum)}.")
+    if maximum is not None and value > maximum:
+        raise InvalidParameter(name, f"{name} must be at most {_num(maximum)}.")
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)

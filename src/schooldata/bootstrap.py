@@ -1,0 +1,125 @@
+"""The composition root: settings in, a wired application out. The only module that names
+concrete adapters. Tests call `bootstrap_memory` (or pass overrides) to build the same
+application on fakes."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from schooldata.adapters.memory.access import (
+    InMemoryKeyStore,
+    InMemoryQuotaCounter,
+    InMemoryRateLimiter,
+)
+from schooldata.adapters.memory.store import InMemoryStore
+from schooldata.adapters.system import SecureIds, SystemClock
+from schooldata.application.service import Application, Ports, build_application
+from schooldata.domain.plans import PlanCatalogue, catalogue_from_mapping
+from schooldata.ports.clock import Clock, IdSource
+from schooldata.settings import Settings, SettingsError, load_settings
+
+TEST_SECRET = b"schooldata-test-secret-not-for-production-use"
+
+
+def load_plans(settings: Settings) -> PlanCatalogue:
+    if settings.plans_file is None:
+        return PlanCatalogue()
+    try:
+        return catalogue_from_mapping(tomllib.loads(settings.plans_file.read_text("utf-8")))
+    except (tomllib.TOMLDecodeError, ValueError) as error:
+        raise SettingsError(f"plan catalogue {settings.plans_file}: {error}") from None
+
+
+def key_secret(settings: Settings) -> bytes:
+    """The server secret keys are hashed with. The embedded demo keeps its own; anywhere else
+    a missing secret is a startup error (a generated one would orphan every stored key)."""
+    if settings.key_secret:
+        return settings.key_secret.encode()
+    if not settings.uses_embedded_demo:
+        raise SettingsError(
+            "SCHOOLDATA_KEY_SECRET is required when SCHOOLDATA_DATABASE_URL is set "
+            "(at least 32 characters; keep it stable: stored key hashes depend on it)"
+        )
+    path = settings.home / "key-secret"
+    if not path.exists():
+        settings.home.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(48))
+    return path.read_text().strip().encode()
+
+
+def bootstrap_memory(
+    *,
+    store: InMemoryStore | None = None,
+    clock: Clock | None = None,
+    ids: IdSource | None = None,
+    plans: PlanCatalogue | None = None,
+    secret: bytes = TEST_SECRET,
+) -> Application:
+    """Everything in memory: for tests, the BDD drivers and the library's quick start."""
+    data = store or InMemoryStore()
+    ports = Ports(
+        schools=data,
+        postcodes=data,
+        datasets=data,
+        links=data,
+        measures=data,
+        store=data,
+        keys=InMemoryKeyStore(),
+        rate=InMemoryRateLimiter(),
+        quota=InMemoryQuotaCounter(),
+        clock=clock or SystemClock(),
+        ids=ids or SecureIds(),
+    )
+    return build_application(ports=ports, plans=plans or PlanCatalogue(), key_secret=secret)
+
+
+def bootstrap(settings: Settings | None = None, **overrides: Any) -> Application:
+    """The production wiring: SQL store (SQLite demo by default), SQL keys and quotas, Redis
+    rate windows when configured."""
+    from schooldata.adapters.sql.access import SqlKeyStore, SqlQuotaCounter
+    from schooldata.adapters.sql.store import SqlStore
+
+    settings = settings or load_settings(**overrides)
+    secret = key_secret(settings)
+    plans = load_plans(settings)
+    if settings.uses_embedded_demo:
+        settings.home.mkdir(parents=True, exist_ok=True)
+    store = SqlStore(settings.effective_database_url)
+    store.upgrade()
+    ports = Ports(
+        schools=store,
+        postcodes=store,
+        datasets=store,
+        links=store,
+        measures=store,
+        store=store,
+        keys=SqlKeyStore(store.engine),
+        rate=_rate_limiter(settings),
+        quota=SqlQuotaCounter(store.engine),
+        clock=SystemClock(),
+        ids=SecureIds(),
+    )
+    app = build_application(ports=ports, plans=plans, key_secret=secret)
+    if settings.uses_embedded_demo:
+        from schooldata.adapters.sample.demo import ensure_demo
+
+        ensure_demo(app, lock_path=settings.home / "demo.lock")
+    return app
+
+
+def _rate_limiter(settings: Settings) -> Any:
+    if settings.redis_url:
+        from schooldata.adapters.redis.rate import RedisRateLimiter
+
+        return RedisRateLimiter(settings.redis_url)
+    return InMemoryRateLimiter()
+
+
+def database_path(settings: Settings) -> Path | None:
+    return settings.demo_database_path if settings.uses_embedded_demo else None

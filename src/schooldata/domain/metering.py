@@ -1,0 +1,72 @@
+"""Metering decisions: per-key per-second rate limit, per-organisation calendar-month quota.
+
+Metered: a commercial call that passed authentication, entitlement and the rate limit (REST),
+or an MCP tools/call that also validated its arguments. Never metered: 401, 403, 429,
+discovery, ping, tools/list, public requests. Windows are UTC; resets are epoch seconds.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+from attrs import frozen
+
+from schooldata.domain.errors import DomainError
+
+
+def month_period(now: dt.datetime) -> str:
+    return f"{now.year:04d}-{now.month:02d}"
+
+
+def month_reset(now: dt.datetime) -> int:
+    """Epoch seconds of the first instant of the next calendar month (UTC)."""
+    year, month = (now.year + 1, 1) if now.month == 12 else (now.year, now.month + 1)
+    return int(dt.datetime(year, month, 1, tzinfo=dt.UTC).timestamp())
+
+
+def second_window(now: dt.datetime) -> int:
+    return math.floor(now.timestamp())
+
+
+@frozen(kw_only=True)
+class MeterReading:
+    """The six headers' values."""
+
+    rate_limit: int
+    rate_remaining: int
+    rate_reset: int
+    quota_limit: int
+    quota_remaining: int
+    quota_reset: int
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "X-RateLimit-Limit": str(self.rate_limit),
+            "X-RateLimit-Remaining": str(max(0, self.rate_remaining)),
+            "X-RateLimit-Reset": str(self.rate_reset),
+            "X-Quota-Limit": str(self.quota_limit),
+            "X-Quota-Remaining": str(max(0, self.quota_remaining)),
+            "X-Quota-Reset": str(self.quota_reset),
+        }
+
+
+class LimitReached(DomainError):
+    """429: carries the reading for the headers and how long to wait."""
+
+    def __init__(self, message: str, reading: MeterReading, retry_after: int) -> None:
+        super().__init__(message, details={"retry_after": retry_after})
+        self.reading = reading
+        self.retry_after = max(1, retry_after)
+
+
+class RateLimitExceeded(LimitReached):
+    code = "rate_limit_exceeded"
+
+
+class QuotaExceeded(LimitReached):
+    code = "quota_exceeded"
+
+
+def retry_after_seconds(now: dt.datetime, reset_epoch: int) -> int:
+    return max(1, math.ceil(reset_epoch - now.timestamp()))
