@@ -69,6 +69,7 @@ def bootstrap_memory(
         datasets=data,
         links=data,
         measures=data,
+        inspections=data,
         store=data,
         keys=InMemoryKeyStore(),
         rate=InMemoryRateLimiter(),
@@ -98,6 +99,7 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Application
         datasets=store,
         links=store,
         measures=store,
+        inspections=store,
         store=store,
         keys=SqlKeyStore(store.engine),
         rate=_rate_limiter(settings),
@@ -123,3 +125,53 @@ def _rate_limiter(settings: Settings) -> Any:
 
 def database_path(settings: Settings) -> Path | None:
     return settings.demo_database_path if settings.uses_embedded_demo else None
+
+
+def build_asgi(app: Application, settings: Settings) -> Any:
+    """REST and MCP on one server: the composition root mounts MCP into the REST app."""
+    from schooldata.entrypoints.mcp_server.mount import build_mount
+    from schooldata.entrypoints.rest.app import create_app
+
+    mount = build_mount(app)
+    return create_app(
+        app,
+        base_url=settings.base_url,
+        extra_route_handlers=mount.route_handlers,
+        lifespan=mount.lifespan,
+        max_body_bytes=settings.max_body_bytes,
+    )
+
+
+def asgi_from_environment() -> Any:
+    """Factory for ASGI servers (`uvicorn --factory schooldata.bootstrap:asgi_from_environment`);
+    every worker process builds its own application from the same environment."""
+    settings = load_settings()
+    return build_asgi(bootstrap(settings), settings)
+
+
+def serve(settings: Settings) -> None:
+    """Run the server. Builds the demo database once, in this process, before workers start."""
+    import uvicorn
+
+    bootstrap(settings)  # migrations and the demo build happen once, not per worker
+    os.environ.update(_settings_environment(settings))
+    uvicorn.run(
+        "schooldata.bootstrap:asgi_from_environment",
+        factory=True,
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
+        log_level="warning",
+        access_log=False,
+        proxy_headers=True,
+    )
+
+
+def _settings_environment(settings: Settings) -> dict[str, str]:
+    """Hand the resolved settings to worker processes through their environment."""
+    env = {"SCHOOLDATA_HOME": str(settings.home)}
+    for name in ("database_url", "redis_url", "key_secret", "base_url", "plans_file", "log_format"):
+        value = getattr(settings, name)
+        if value is not None:
+            env[f"SCHOOLDATA_{name.upper()}"] = str(value)
+    return env

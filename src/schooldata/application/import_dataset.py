@@ -26,6 +26,7 @@ class DatasetKind(enum.Enum):
     POSTCODES = "postcodes"
     LINKS = "links"
     MEASURES = "measures"
+    INSPECTIONS = "inspections"
 
 
 class ImportDataset:
@@ -74,6 +75,8 @@ class ImportDataset:
             return tx.replace_postcodes(postcodes=items, source=record.name)
         if kind is DatasetKind.LINKS:
             return tx.replace_links(links=items)
+        if kind is DatasetKind.INSPECTIONS:
+            return tx.replace_inspections(dataset=record.name, records=items)
         return tx.replace_measures(dataset=record.name, records=items)
 
     @staticmethod

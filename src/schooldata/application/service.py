@@ -10,6 +10,7 @@ from schooldata.application.commercial import CommercialSchools
 from schooldata.application.get_school import GetSchool
 from schooldata.application.import_dataset import ImportDataset
 from schooldata.application.key_admin import KeyAdmin
+from schooldata.application.school_data import SchoolData
 from schooldata.application.search_schools import SearchSchools
 from schooldata.domain.plans import PlanCatalogue
 from schooldata.ports.clock import Clock, IdSource
@@ -17,7 +18,7 @@ from schooldata.ports.datasets import DatasetRegistry
 from schooldata.ports.imports import DataStore
 from schooldata.ports.keys import KeyStore, QuotaCounter, RateLimiter
 from schooldata.ports.postcodes import PostcodeDirectory
-from schooldata.ports.schools import LinkReader, MeasureReader, SchoolReader
+from schooldata.ports.schools import InspectionReader, LinkReader, MeasureReader, SchoolReader
 
 
 @define(kw_only=True)
@@ -29,6 +30,7 @@ class Ports:
     datasets: DatasetRegistry
     links: LinkReader
     measures: MeasureReader
+    inspections: InspectionReader
     store: DataStore
     keys: KeyStore
     rate: RateLimiter
@@ -46,6 +48,7 @@ class Application:
     search_schools: SearchSchools
     get_school: GetSchool
     commercial: CommercialSchools
+    school_data: SchoolData
     about: About
     authenticate: Authenticate
     meter: Meter
@@ -65,6 +68,9 @@ def build_application(*, ports: Ports, plans: PlanCatalogue, key_secret: bytes) 
         get_school=GetSchool(schools=ports.schools),
         commercial=CommercialSchools(
             schools=ports.schools, postcodes=ports.postcodes, links=ports.links
+        ),
+        school_data=SchoolData(
+            schools=ports.schools, measures=ports.measures, inspections=ports.inspections
         ),
         about=About(datasets=ports.datasets, plans=plans),
         authenticate=Authenticate(keys=ports.keys, plans=plans, secret=key_secret),

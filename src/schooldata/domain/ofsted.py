@@ -14,6 +14,8 @@ import enum
 
 from attrs import frozen
 
+from schooldata.domain.urn import Urn
+
 REPORT_CARDS_START = dt.date(2025, 11, 10)
 
 GRADE_NAMES: dict[int, str] = {
@@ -109,3 +111,37 @@ class GradedInspection:
     @property
     def comparable(self) -> bool:
         return False
+
+
+@frozen
+class InspectionRecord:
+    """One Ofsted inspection of one school, under whichever framework it was made."""
+
+    urn: Urn
+    inspection: ReportCard | GradedInspection
+    inspection_number: str | None = None
+
+    @property
+    def inspection_date(self) -> dt.date:
+        return self.inspection.inspection_date
+
+    @property
+    def framework(self) -> str:
+        return "report_card" if isinstance(self.inspection, ReportCard) else "graded"
+
+
+GRADED_SUB_JUDGEMENTS: tuple[str, ...] = (
+    "quality_of_education",
+    "behaviour_and_attitudes",
+    "personal_development",
+    "leadership_and_management",
+    "early_years",
+    "sixth_form",
+)
+
+
+def inspection_history(records: list[InspectionRecord]) -> list[InspectionRecord]:
+    """Newest first; ties (same date) by inspection number for a stable order."""
+    return sorted(
+        records, key=lambda r: (r.inspection_date, r.inspection_number or ""), reverse=True
+    )

@@ -15,13 +15,28 @@ import cattrs
 
 from schooldata.application.about import Freshness, ServiceMeta
 from schooldata.application.commercial import AuthorityCount, Profile
+from schooldata.application.school_data import (
+    Comparison,
+    InspectionHistory,
+    Ranking,
+    SchoolTopics,
+    metric_label,
+)
 from schooldata.application.search_schools import PublicSearchAnswer
+from schooldata.domain.catalogue import Topic, spec_of
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.geo import Location
 from schooldata.domain.licensing import Tier, served_fields
 from schooldata.domain.measure import Measure
-from schooldata.domain.ofsted import REPORT_CARDS_START, HistoricGrade
+from schooldata.domain.ofsted import (
+    GRADE_NAMES,
+    REPORT_CARDS_START,
+    HistoricGrade,
+    InspectionRecord,
+    ReportCard,
+)
 from schooldata.domain.phase import GiasPhase, Phase
+from schooldata.domain.results import DESTINATIONS_NOTE, MeasureSeries
 from schooldata.domain.school import School
 from schooldata.domain.search import SearchHit
 from schooldata.domain.urn import Urn
@@ -311,4 +326,163 @@ def freshness_item(item: Freshness) -> dict[str, Any]:
         "imported_at": converter.unstructure(record.imported_at),
         "rows": record.row_count,
         "synthetic": record.synthetic,
+    }
+
+
+# ---------------------------------------------------------------------------- datasets
+
+
+def measure_value(
+    measure: Measure, *, period: str | None = None, cohort: int | None = None
+) -> dict[str, Any]:
+    """A figure with its status: `value` is null unless `status` is `reported`."""
+    out: dict[str, Any] = {"value": measure.value, "status": measure.status.value}
+    if measure.reason is not None:
+        out["reason"] = measure.reason
+    if period is not None:
+        out["period"] = period
+    if cohort is not None:
+        out["cohort"] = cohort
+    return out
+
+
+def _school_heading(school: School) -> dict[str, Any]:
+    return {
+        "urn": school.urn.value,
+        "name": school.name,
+        "phase": converter.unstructure(school.phase),
+        "type": school.type_name,
+        "local_authority": school.la_name,
+    }
+
+
+def _series(series: MeasureSeries) -> dict[str, Any]:
+    spec = spec_of(series.code)
+    out: dict[str, Any] = {
+        "code": series.code,
+        "label": spec.label,
+        "unit": spec.unit,
+        "latest": measure_value(
+            series.latest.measure, period=series.latest.period, cohort=series.latest.cohort
+        ),
+        "trend": [measure_value(p.measure, period=p.period, cohort=p.cohort) for p in series.trend],
+    }
+    if series.note:
+        out["note"] = series.note
+    return out
+
+
+def school_topics(answer: SchoolTopics) -> dict[str, Any]:
+    topics: dict[str, Any] = {}
+    for topic in answer.topics:
+        block: dict[str, Any] = {
+            "periods": list(topic.periods),
+            "latest_period": topic.periods[-1] if topic.periods else None,
+            "measures": [_series(s) for s in topic.series],
+        }
+        if topic.topic is Topic.DESTINATIONS:
+            block["cohort"] = DESTINATIONS_NOTE
+        topics[topic.topic.value] = block
+    out = {"school": _school_heading(answer.school), **topics}
+    if any(t.topic is Topic.ADMISSIONS for t in answer.topics):
+        out["admissions_policy"] = answer.school.admissions_policy
+    return out
+
+
+def _inspection(record: InspectionRecord) -> dict[str, Any]:
+    inspection = record.inspection
+    base: dict[str, Any] = {
+        "inspectorate": "Ofsted",
+        "framework": record.framework,
+        "inspection_number": record.inspection_number,
+        "inspection_date": converter.unstructure(inspection.inspection_date),
+        "publication_date": converter.unstructure(inspection.publication_date),
+        "inspection_type": inspection.inspection_type,
+    }
+    if isinstance(inspection, ReportCard):
+        base["evaluation_areas"] = {
+            area: (None if grade is None else grade.value)
+            for area, grade in inspection.areas.items()
+        }
+        base["safeguarding"] = (
+            None
+            if inspection.safeguarding_met is None
+            else ("met" if inspection.safeguarding_met else "not met")
+        )
+        base["comparable_with_graded"] = False
+        return base
+    base["overall_effectiveness"] = inspection.overall_effectiveness
+    base["overall_effectiveness_label"] = (
+        None
+        if inspection.overall_effectiveness is None
+        else GRADE_NAMES[inspection.overall_effectiveness]
+    )
+    base["sub_judgements"] = dict(inspection.sub_grades)
+    base["safeguarding_effective"] = inspection.safeguarding_effective
+    base["historic"] = True
+    base["comparable"] = False
+    return base
+
+
+def inspection_history_document(history: InspectionHistory) -> dict[str, Any]:
+    current = next((r for r in history.inspections if r.framework == "report_card"), None)
+    return {
+        "school": _school_heading(history.school),
+        "latest_report_card": None if current is None else _inspection(current),
+        "historic_grade": _historic_grade(history.school.ofsted),
+        "inspections": [_inspection(r) for r in history.inspections],
+        "note": (
+            "Report cards (from 2025-11-10) and graded inspections are different frameworks and "
+            "are not comparable; graded outcomes are historic."
+        ),
+    }
+
+
+def comparison_document(comparison: Comparison) -> dict[str, Any]:
+    schools = []
+    for school in comparison.schools:
+        measures = comparison.measures[school.urn]
+        schools.append(
+            {
+                **_school_heading(school),
+                "town": school.town,
+                "postcode": school.postcode,
+                "gender": school.gender,
+                "pupils": school.pupils,
+                "capacity": school.capacity,
+                "ofsted_rating": school.ofsted_rating,
+                "ofsted_historic_grade": _historic_grade(school.ofsted),
+                **_score_fields(school, camel=False),
+                "measures": {
+                    code: {"label": spec_of(code).label, **measure_value(m, period=period)}
+                    for code, (period, m) in measures.items()
+                },
+            }
+        )
+    return {"schools": schools}
+
+
+def ranking_items(ranking: Ranking) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": item.rank,
+            **_school_heading(item.school),
+            "metric": ranking.metric,
+            "value": item.value,
+            "period": item.period,
+        }
+        for item in ranking.items
+    ]
+
+
+def ranking_meta(ranking: Ranking) -> dict[str, Any]:
+    return {
+        "metric": ranking.metric,
+        "metric_label": metric_label(ranking.metric),
+        "phase": ranking.phase.value,
+        "period": ranking.period,
+        "ranked": ranking.total,
+        "excluded": ranking.excluded,
+        "excluded_total": sum(ranking.excluded.values()),
+        "ties": "broken by URN, ascending",
     }

@@ -11,6 +11,7 @@ from attrs import define, field
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.scoring import Score
@@ -45,6 +46,10 @@ class DataTransaction(Protocol):
     def replace_links(self, *, links: Iterable[EstablishmentLink]) -> int: ...
 
     def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int: ...
+
+    def replace_inspections(self, *, dataset: str, records: Iterable[InspectionRecord]) -> int:
+        """Replace the inspections that came from `dataset` (each Ofsted MI layout is its own)."""
+        ...
 
     def set_scores(self, *, scores: dict[Urn, Score]) -> None: ...
 

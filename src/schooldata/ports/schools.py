@@ -7,6 +7,7 @@ from typing import Protocol
 
 from schooldata.domain.school import School
 from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.scoring import Score
 from schooldata.domain.search import SchoolQuery, SearchPage
@@ -56,4 +57,14 @@ class LinkReader(Protocol):
 class MeasureReader(Protocol):
     def measures_for(self, *, urn: Urn) -> list[MeasureRecord]:
         """Every stored measure of a school, all datasets and periods."""
+        ...
+
+    def measures_with_code(self, *, code: str) -> list[MeasureRecord]:
+        """Every stored record of one measure, all schools and periods (for rankings)."""
+        ...
+
+
+class InspectionReader(Protocol):
+    def inspections_for(self, *, urn: Urn) -> list[InspectionRecord]:
+        """Every stored Ofsted inspection of a school, any framework, any order."""
         ...

@@ -12,6 +12,7 @@ from schooldata.adapters.memory.index import SchoolIndex
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.postcode import PostcodeQuery, outward_of
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School, is_servable_status
@@ -29,6 +30,7 @@ class _State:
     )  # source -> compact -> loc
     links: list[EstablishmentLink] = attrs.field(factory=list)
     measures: dict[str, list[MeasureRecord]] = attrs.field(factory=dict)
+    inspections: dict[str, list[InspectionRecord]] = attrs.field(factory=dict)
     datasets: dict[str, DatasetRecord] = attrs.field(factory=dict)
     generation: int = 0
 
@@ -38,6 +40,7 @@ class _State:
             postcodes=dict(self.postcodes.items()),
             links=list(self.links),
             measures=dict(self.measures.items()),
+            inspections=dict(self.inspections),
             datasets=dict(self.datasets),
             generation=self.generation,
         )
@@ -89,6 +92,12 @@ class InMemoryStore:
     # -- measures (for the results use cases and tests)
     def measures_for(self, *, urn: Urn) -> list[MeasureRecord]:
         return [r for records in self._state.measures.values() for r in records if r.urn == urn]
+
+    def measures_with_code(self, *, code: str) -> list[MeasureRecord]:
+        return [r for records in self._state.measures.values() for r in records if r.code == code]
+
+    def inspections_for(self, *, urn: Urn) -> list[InspectionRecord]:
+        return [r for records in self._state.inspections.values() for r in records if r.urn == urn]
 
     def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
         return [link for link in self._state.links if link.urn == urn]
@@ -143,6 +152,10 @@ class _MemoryTransaction:
     def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int:
         self.state.measures[dataset] = list(records)
         return len(self.state.measures[dataset])
+
+    def replace_inspections(self, *, dataset: str, records: Iterable[InspectionRecord]) -> int:
+        self.state.inspections[dataset] = list(records)
+        return len(self.state.inspections[dataset])
 
     def set_scores(self, *, scores: dict[Urn, Score]) -> None:
         for urn, school in list(self.state.schools.items()):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from litestar import Litestar, Request, Response, get
@@ -28,7 +29,16 @@ def is_public_route(path: str) -> bool:
     return path in PUBLIC_ROUTES or (path.startswith("/api/v1/schools/") and path.count("/") == 4)
 
 
-def create_litestar(app: Application, *, base_url: str | None = None) -> Litestar:
+def create_litestar(
+    app: Application,
+    *,
+    base_url: str | None = None,
+    extra_route_handlers: Sequence[Any] = (),
+    lifespan: Sequence[Any] = (),
+    max_body_bytes: int = 64 * 1024,
+) -> Litestar:
+    """`extra_route_handlers`/`lifespan` let the composition root mount other faces (MCP)
+    on the same server without REST importing them."""
     document = build_document()
     gate = CommercialGate(app, base_url=base_url)
 
@@ -53,17 +63,33 @@ def create_litestar(app: Application, *, base_url: str | None = None) -> Litesta
             *commercial_handlers(gate),
             get_school,
             openapi_document,
+            *extra_route_handlers,
         ],
+        lifespan=list(lifespan),
+        request_max_body_size=max_body_bytes,
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=None,
         debug=False,
     )
 
 
-def create_app(app: Application, *, base_url: str | None = None) -> ASGIApp:
+def create_app(
+    app: Application,
+    *,
+    base_url: str | None = None,
+    extra_route_handlers: Sequence[Any] = (),
+    lifespan: Sequence[Any] = (),
+    max_body_bytes: int = 64 * 1024,
+) -> ASGIApp:
     """The served ASGI application: Litestar wrapped in the transport layer."""
     return TransportLayer(
-        create_litestar(app, base_url=base_url),  # type: ignore[arg-type]
+        create_litestar(
+            app,
+            base_url=base_url,
+            extra_route_handlers=extra_route_handlers,
+            lifespan=lifespan,
+            max_body_bytes=max_body_bytes,
+        ),  # type: ignore[arg-type]
         new_request_id=app.ids.request_id,
         is_public_route=is_public_route,
     )

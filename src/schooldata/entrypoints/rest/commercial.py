@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from litestar import Request, Response, get
+from litestar import Request, Response, get, post
+from litestar.params import FromPath
 
 from schooldata.application.access import Caller
 from schooldata.application.commercial import ListAnswer
+from schooldata.application.parameters import reject_unknown
+from schooldata.domain.errors import InvalidParameter
 from schooldata.domain.plans import Feature
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.rest.gate import CommercialGate, Envelope, query_params
@@ -92,7 +96,96 @@ def commercial_handlers(gate: CommercialGate) -> list[Any]:
 
         return gate.run(request, Feature.LOCAL_AUTHORITIES, produce)
 
-    return [meta, freshness, list_schools, search_schools, nearby, authorities]
+    def school_topic(path: str, name: str, feature: Feature, render: Any, fetch: Any) -> Any:
+        @get(f"{API}/schools/{{urn:str}}/{path}", sync_to_thread=True, name=name)
+        def handler(request: Request[Any, Any, Any], urn: FromPath[str]) -> Response[Any]:
+            def produce(_: Caller) -> Envelope:
+                reject_parameters(request, ())
+                return gate.envelope(request, render(fetch(urn)))
+
+            return gate.run(request, feature, produce)
+
+        return handler
+
+    data = app.school_data
+    topics = [
+        school_topic(
+            "inspections",
+            "getSchoolInspections",
+            Feature.INSPECTIONS,
+            wire.inspection_history_document,
+            data.inspections,
+        ),
+        school_topic(
+            "results", "getSchoolResults", Feature.RESULTS, wire.school_topics, data.results
+        ),
+        school_topic(
+            "admissions",
+            "getSchoolAdmissions",
+            Feature.ADMISSIONS,
+            wire.school_topics,
+            data.admissions,
+        ),
+        school_topic(
+            "finance", "getSchoolFinance", Feature.FINANCE, wire.school_topics, data.finance
+        ),
+    ]
+
+    @post(f"{API}/schools/compare", sync_to_thread=True, name="compareSchools", status_code=200)
+    def compare(request: Request[Any, Any, Any], body: bytes) -> Response[Any]:
+        def produce(caller: Caller) -> Envelope:
+            reject_parameters(request, ())
+            urns = compare_body(request, body)
+            return gate.envelope(request, wire.comparison_document(data.compare(urns, caller.plan)))
+
+        return gate.run(request, Feature.COMPARE, produce)
+
+    @get(f"{API}/rankings", sync_to_thread=True, name="getRankings")
+    def rankings(request: Request[Any, Any, Any]) -> Response[Any]:
+        def produce(caller: Caller) -> Envelope:
+            ranking = data.rankings(query_params(request), caller.plan)
+            pagination = {
+                "page": ranking.page,
+                "per_page": ranking.per_page,
+                "total": ranking.total,
+                "total_pages": (ranking.total + ranking.per_page - 1) // ranking.per_page,
+            }
+            envelope = gate.envelope(request, wire.ranking_items(ranking), pagination=pagination)
+            envelope["meta"]["ranking"] = wire.ranking_meta(ranking)
+            return envelope
+
+        return gate.run(request, Feature.RANKINGS, produce)
+
+    return [
+        meta,
+        freshness,
+        list_schools,
+        search_schools,
+        nearby,
+        authorities,
+        *topics,
+        compare,
+        rankings,
+    ]
+
+
+def compare_body(request: Request[Any, Any, Any], body: bytes) -> object:
+    """`{"urns": [...]}` as JSON, nothing else; every other shape is a 400 naming the problem."""
+    content_type = request.headers.get("content-type", "")
+    if "json" not in content_type.lower():
+        raise InvalidParameter(
+            "body", "Send the body as JSON with 'Content-Type: application/json'."
+        )
+    try:
+        document = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise InvalidParameter("body", "The body is not valid UTF-8 JSON.") from None
+    if not isinstance(document, dict):
+        raise InvalidParameter("body", 'The body must be a JSON object: {"urns": ["100000", ...]}.')
+    reject_unknown(document, ("urns",))
+    if "urns" not in document:
+        raise InvalidParameter("urns", "urns is required.")
+    return document["urns"]
 
 
 def profile_response(

@@ -1,0 +1,279 @@
+"""Commercial dataset use cases: inspections, results, admissions, finance, compare, rankings.
+
+Rules:
+- Inspections: Ofsted only (no independent-school inspectorate material), newest first; graded
+  outcomes are historic and not comparable with report cards; report-card areas and
+  safeguarding are their own fields, never mapped onto 1-4.
+- Results: per key stage, each measure's latest period and its trend, each value with its own
+  status. Progress 8 for 2024/25 (and 2025/26) is null with reason `no_ks2_baseline`, never an
+  older value shown as current. 16-18 destinations are the 2022/23 institution cohort.
+- Compare: 2..plan maximum distinct six-digit URNs; an unknown URN -> not found naming it.
+- Rankings: a documented metric, a required phase, optional local authority; schools whose
+  value is suppressed, missing or not comparable are excluded and counted by reason; ties
+  break by URN.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from attrs import frozen
+
+from schooldata.application import parameters as p
+from schooldata.domain.catalogue import MEASURES, RESULT_TOPICS, Topic, codes_of, spec_of
+from schooldata.domain.errors import InvalidParameter, LimitExceedsPlan, SchoolNotFound
+from schooldata.domain.measure import Measure, MeasureStatus
+from schooldata.domain.ofsted import InspectionRecord, inspection_history
+from schooldata.domain.phase import Phase, parse_phase
+from schooldata.domain.plans import Plan
+from schooldata.domain.results import (
+    MeasureRecord,
+    MeasureSeries,
+    apply_publication_rules,
+    build_series,
+)
+from schooldata.domain.school import School
+from schooldata.domain.scoring import HEADLINE_MEASURE
+from schooldata.domain.search import SchoolQuery
+from schooldata.domain.text import normalise
+from schooldata.domain.urn import Urn
+from schooldata.ports.schools import InspectionReader, MeasureReader, SchoolReader
+
+RANKING_METRICS: tuple[str, ...] = (
+    "svc_score",
+    *sorted(code for code, spec in MEASURES.items() if spec.rankable),
+)
+RANKING_PARAMETERS = frozenset({"metric", "phase", "local_authority", "order", "page", "per_page"})
+COMPARE_MINIMUM = 2
+# Headline measures shown even when unpublished, so their absence is explained, not hidden.
+ALWAYS_SHOWN: dict[Topic, tuple[str, ...]] = {
+    Topic.KS4: ("ks4_attainment8_average", "ks4_progress8_average"),
+    Topic.KS2: ("ks2_rwm_expected_percent",),
+}
+
+
+@frozen(kw_only=True)
+class InspectionHistory:
+    school: School
+    inspections: tuple[InspectionRecord, ...]
+
+
+@frozen(kw_only=True)
+class TopicSeries:
+    topic: Topic
+    periods: tuple[str, ...]
+    series: tuple[MeasureSeries, ...]
+
+
+@frozen(kw_only=True)
+class SchoolTopics:
+    school: School
+    topics: tuple[TopicSeries, ...]
+
+
+@frozen(kw_only=True)
+class Comparison:
+    schools: tuple[School, ...]
+    measures: dict[Urn, dict[str, tuple[str | None, Measure]]]  # code -> (period, measure)
+
+
+@frozen(kw_only=True)
+class RankedSchool:
+    rank: int
+    school: School
+    value: float
+    period: str | None
+
+
+@frozen(kw_only=True)
+class Ranking:
+    metric: str
+    phase: Phase
+    period: str | None
+    page: int
+    per_page: int
+    total: int
+    items: tuple[RankedSchool, ...]
+    excluded: dict[str, int]
+
+
+class SchoolData:
+    def __init__(
+        self, *, schools: SchoolReader, measures: MeasureReader, inspections: InspectionReader
+    ) -> None:
+        self._schools = schools
+        self._measures = measures
+        self._inspections = inspections
+
+    def _school(self, raw_urn: object) -> School:
+        urn = Urn.parse(raw_urn)
+        school = self._schools.get(urn=urn)
+        if school is None:
+            raise SchoolNotFound(urn)
+        return school
+
+    def inspections(self, raw_urn: object) -> InspectionHistory:
+        school = self._school(raw_urn)
+        records = inspection_history(self._inspections.inspections_for(urn=school.urn))
+        return InspectionHistory(school=school, inspections=tuple(records))
+
+    def results(self, raw_urn: object) -> SchoolTopics:
+        return self._topics(raw_urn, RESULT_TOPICS)
+
+    def admissions(self, raw_urn: object) -> SchoolTopics:
+        return self._topics(raw_urn, (Topic.ADMISSIONS,))
+
+    def finance(self, raw_urn: object) -> SchoolTopics:
+        return self._topics(raw_urn, (Topic.FINANCE,))
+
+    def _topics(self, raw_urn: object, topics: Sequence[Topic]) -> SchoolTopics:
+        school = self._school(raw_urn)
+        records = self._measures.measures_for(urn=school.urn)
+        out = []
+        for topic in topics:
+            wanted = set(codes_of(topic))
+            chosen = [r for r in records if r.code in wanted]
+            periods = sorted({r.period for r in chosen})
+            out.append(
+                TopicSeries(
+                    topic=topic,
+                    periods=tuple(periods),
+                    series=tuple(build_series(chosen, periods, ALWAYS_SHOWN.get(topic, ())))
+                    if periods
+                    else (),
+                )
+            )
+        return SchoolTopics(school=school, topics=tuple(out))
+
+    def compare(self, raw_urns: object, plan: Plan) -> Comparison:
+        urns = self._compare_urns(raw_urns, plan)
+        schools = []
+        for urn in urns:
+            school = self._schools.get(urn=urn)
+            if school is None:
+                raise SchoolNotFound(urn)
+            schools.append(school)
+        measures = {s.urn: self._latest_headlines(s) for s in schools}
+        return Comparison(schools=tuple(schools), measures=measures)
+
+    @staticmethod
+    def _compare_urns(raw_urns: object, plan: Plan) -> list[Urn]:
+        if not isinstance(raw_urns, list) or not all(isinstance(u, str) for u in raw_urns):
+            raise InvalidParameter("urns", "urns must be an array of six-digit URN strings.")
+        if len(raw_urns) > plan.compare_max:
+            raise LimitExceedsPlan("urns", plan.compare_max, plan.name)
+        if len(raw_urns) < COMPARE_MINIMUM:
+            raise InvalidParameter("urns", "Compare needs at least 2 URNs.")
+        urns = [Urn.parse(u) for u in raw_urns]
+        if len(set(urns)) != len(urns):
+            raise InvalidParameter("urns", "Each URN may appear only once.")
+        return urns
+
+    def _latest_headlines(self, school: School) -> dict[str, tuple[str | None, Measure]]:
+        """The latest comparable measures for the school's phase, each with its status."""
+        phase = school.phase
+        codes: list[str] = []
+        if phase in (Phase.PRIMARY,):
+            codes = ["ks2_rwm_expected_percent", "ks2_rwm_higher_percent"]
+        elif phase in (Phase.SECONDARY, Phase.ALL_THROUGH):
+            codes = [
+                "ks4_attainment8_average",
+                "ks4_progress8_average",
+                "ks4_english_maths_grade5_percent",
+            ]
+        if phase in (Phase.SIXTH_FORM, Phase.SECONDARY, Phase.ALL_THROUGH):
+            codes += ["ks5_aps_per_entry", "ks5_sustained_destination_percent"]
+        records = self._measures.measures_for(urn=school.urn)
+        out: dict[str, tuple[str | None, Measure]] = {}
+        for code in codes:
+            mine = [apply_publication_rules(r) for r in records if r.code == code]
+            if not mine:
+                out[code] = (None, Measure(MeasureStatus.MISSING, None, "not_published"))
+                continue
+            newest = max(mine, key=lambda r: r.period)
+            out[code] = (newest.period, newest.measure)
+        return out
+
+    def rankings(self, params: p.Params, plan: Plan) -> Ranking:
+        p.reject_unknown(params, RANKING_PARAMETERS)
+        metric = p.choice(params, "metric", RANKING_METRICS)
+        if metric is None:
+            raise InvalidParameter(
+                "metric", f"metric is required: one of {', '.join(RANKING_METRICS)}."
+            )
+        raw_phase = p.text(params, "phase")
+        if raw_phase is None:
+            raise InvalidParameter("phase", "phase is required.")
+        phase = parse_phase(raw_phase)
+        local_authority = p.text(params, "local_authority")
+        order = p.choice(params, "order", ("desc", "asc")) or "desc"
+        page = p.integer(params, "page", minimum=1, maximum=100_000) or 1
+        per_page = plan.per_page(p.integer(params, "per_page"))
+        query = SchoolQuery(
+            phases=frozenset({phase}),
+            local_authority=normalise(local_authority) if local_authority else None,
+            limit=1_000_000,
+        )
+        candidates = [h.school for h in self._schools.search(query=query).hits]
+        values, excluded, period = self._metric_values(metric, candidates)
+        sign = -1.0 if order == "desc" else 1.0
+        values.sort(key=lambda item: (sign * item[1], item[0].urn.value))
+        items = []
+        start = (page - 1) * per_page
+        for position, (school, value) in enumerate(
+            values[start : start + per_page], start=start + 1
+        ):
+            items.append(RankedSchool(rank=position, school=school, value=value, period=period))
+        return Ranking(
+            metric=metric,
+            phase=phase,
+            period=period,
+            page=page,
+            per_page=per_page,
+            total=len(values),
+            items=tuple(items),
+            excluded=dict(sorted(excluded.items())),
+        )
+
+    def _metric_values(
+        self, metric: str, schools: list[School]
+    ) -> tuple[list[tuple[School, float]], Counter[str], str | None]:
+        excluded: Counter[str] = Counter()
+        values: list[tuple[School, float]] = []
+        if metric == "svc_score":
+            for school in schools:
+                if school.svc_score is None:
+                    excluded[school.score_suppressed_reason or "no_comparable_evidence"] += 1
+                else:
+                    values.append((school, school.svc_score))
+            return values, excluded, None
+        latest: dict[Urn, MeasureRecord] = {}
+        for stored in self._measures.measures_with_code(code=metric):
+            ruled = apply_publication_rules(stored)
+            newest = latest.get(ruled.urn)
+            if newest is None or ruled.period > newest.period:
+                latest[ruled.urn] = ruled
+        roster = {s.urn for s in schools}
+        period = max((r.period for u, r in latest.items() if u in roster), default=None)
+        for school in schools:
+            record = latest.get(school.urn)
+            if record is None:
+                excluded["no_comparable_evidence"] += 1
+            elif record.period != period:
+                excluded["stale_evidence"] += 1
+            elif not record.measure.is_reported or record.measure.value is None:
+                excluded[record.measure.reason or record.measure.status.value] += 1
+            elif (
+                record.cohort is not None
+                and record.cohort < 10
+                and metric in HEADLINE_MEASURE.values()
+            ):
+                excluded["small_cohort"] += 1
+            else:
+                values.append((school, record.measure.value))
+        return values, excluded, period
+
+
+def metric_label(metric: str) -> str:
+    return "svcScore comparison signal" if metric == "svc_score" else spec_of(metric).label
