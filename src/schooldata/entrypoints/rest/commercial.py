@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from litestar import Request, Response, get, post
-from litestar.params import FromPath
+from litestar.params import FromPath, RawBody
 
 from schooldata.application.access import Caller
 from schooldata.application.commercial import ListAnswer
@@ -132,7 +132,7 @@ def commercial_handlers(gate: CommercialGate) -> list[Any]:
     ]
 
     @post(f"{API}/schools/compare", sync_to_thread=True, name="compareSchools", status_code=200)
-    def compare(request: Request[Any, Any, Any], body: bytes) -> Response[Any]:
+    def compare(request: Request[Any, Any, Any], body: RawBody) -> Response[Any]:
         def produce(caller: Caller) -> Envelope:
             reject_parameters(request, ())
             urns = compare_body(request, body)

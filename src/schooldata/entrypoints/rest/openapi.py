@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from schooldata.domain.phase import PHASE_VALUES
+from schooldata.entrypoints.rest import openapi_commercial as commercial
 
 URN_PATTERN = "^[0-9]{6}$"
 
@@ -19,6 +20,19 @@ def _error_response(description: str) -> dict[str, Any]:
         "description": description,
         "headers": {"X-Request-Id": {"$ref": "#/components/headers/XRequestId"}},
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def _credentials_rejected() -> dict[str, Any]:
+    return {
+        "description": (
+            "Credentials were sent and are missing, invalid, revoked or conflicting (public "
+            "routes need none; a valid key gets the public answer). Commercial error body."
+        ),
+        "headers": {"X-Request-Id": {"$ref": "#/components/headers/XRequestId"}},
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/CommercialError"}}
+        },
     }
 
 
@@ -160,6 +174,7 @@ PUBLIC_PATHS: dict[str, Any] = {
                     "Neither `query` nor `postcode` supplied, the postcode is unknown, or a "
                     "parameter is out of bounds."
                 ),
+                "401": _credentials_rejected(),
                 "500": _error_response("The search service is temporarily unavailable."),
             },
         }
@@ -178,7 +193,9 @@ PUBLIC_PATHS: dict[str, Any] = {
             "responses": {
                 "200": _ok("SchoolRecord", "Success."),
                 "400": _error_response("Invalid URN."),
+                "401": _credentials_rejected(),
                 "404": _error_response("School not found."),
+                "503": _error_response("The data store is temporarily unavailable."),
             },
         }
     },
@@ -206,7 +223,9 @@ PUBLIC_PATHS: dict[str, Any] = {
                     },
                 ),
                 "400": _error_response("Invalid URN."),
+                "401": _credentials_rejected(),
                 "404": _error_response("School not found."),
+                "503": _error_response("The data store is temporarily unavailable."),
             },
         }
     },
@@ -214,6 +233,7 @@ PUBLIC_PATHS: dict[str, Any] = {
 
 
 def build_document(*, server_url: str | None = None) -> dict[str, Any]:
+    extra = commercial.components()
     document: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
@@ -224,17 +244,26 @@ def build_document(*, server_url: str | None = None) -> dict[str, Any]:
                 "`null` means unavailable or suppressed, never zero."
             ),
         },
-        "paths": dict(PUBLIC_PATHS),
+        "paths": {**PUBLIC_PATHS, **commercial.PATHS},
         "components": {
-            "schemas": dict(PUBLIC_SCHEMAS),
+            "schemas": {**PUBLIC_SCHEMAS, **extra["schemas"]},
             "headers": {
                 "XRequestId": {
                     "description": "Unique per request: `req_` + 20 base62 characters.",
                     "schema": {"type": "string", "pattern": "^req_[0-9A-Za-z]{20}$"},
-                }
+                },
+                **extra["headers"],
             },
+            "securitySchemes": extra["securitySchemes"],
         },
-        "tags": [{"name": "public", "description": "Anonymous access; public fields only."}],
+        "tags": [
+            {"name": "public", "description": "Anonymous access; public fields only."},
+            {
+                "name": "commercial",
+                "description": "Keyed access; plan entitlements and metering apply.",
+            },
+        ],
+        "x-keyed-variants": {"/api/v1/schools/{urn}": commercial.PROFILE_OPERATION},
     }
     if server_url:
         document["servers"] = [{"url": server_url}]
