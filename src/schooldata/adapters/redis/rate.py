@@ -1,0 +1,86 @@
+"""Per-second rate windows shared by every process and machine, in Redis.
+
+One key per (API key id, second): INCR and EXPIRE in one MULTI, so the count is atomic across
+instances. If Redis fails, limiting falls back to this process's own windows (a warning is
+logged and `health()` says degraded) rather than failing requests: a per-process limit is a
+weaker guarantee, never a 500.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import redis
+
+from schooldata.adapters.memory.access import InMemoryRateLimiter
+
+log = logging.getLogger("schooldata.rate")
+WINDOW_TTL_SECONDS = 3
+WARN_EVERY_SECONDS = 30.0
+
+
+class RedisRateLimiter:
+    def __init__(self, url: str, *, prefix: str = "schooldata:rate") -> None:
+        self._client = redis.Redis.from_url(
+            url, socket_connect_timeout=0.5, socket_timeout=0.5, health_check_interval=30
+        )
+        self._prefix = prefix
+        self._fallback = InMemoryRateLimiter()
+        self._degraded_since: float | None = None
+        self._last_warning = 0.0
+        self._lock = threading.Lock()
+
+    def _key(self, key: str, window: int) -> str:
+        return f"{self._prefix}:{key}:{window}"
+
+    def hit(self, *, key: str, window: int) -> int:
+        try:
+            pipe = self._client.pipeline(transaction=True)
+            pipe.incr(self._key(key, window))
+            pipe.expire(self._key(key, window), WINDOW_TTL_SECONDS)
+            count, _ = pipe.execute()
+        except redis.RedisError as error:
+            self._degrade(error)
+            return self._fallback.hit(key=key, window=window)
+        self._recover()
+        return int(count)
+
+    def peek(self, *, key: str, window: int) -> int:
+        try:
+            value = self._client.get(self._key(key, window))
+        except redis.RedisError as error:
+            self._degrade(error)
+            return self._fallback.peek(key=key, window=window)
+        self._recover()
+        return int(value) if value is not None else 0
+
+    def health(self) -> dict[str, str]:
+        """For /ready: `redis` when shared windows work, `degraded` when falling back."""
+        try:
+            self._client.ping()
+        except redis.RedisError as error:
+            self._degrade(error)
+            return {"rate_limiter": "degraded", "detail": "Redis unreachable: per-process windows"}
+        self._recover()
+        return {"rate_limiter": "redis"}
+
+    def _degrade(self, error: Exception) -> None:
+        now = time.monotonic()
+        with self._lock:
+            if self._degraded_since is None:
+                self._degraded_since = now
+            if now - self._last_warning >= WARN_EVERY_SECONDS:
+                self._last_warning = now
+                log.warning(
+                    "Redis rate limiter unavailable (%s); using per-process windows",
+                    type(error).__name__,
+                )
+
+    def _recover(self) -> None:
+        if self._degraded_since is not None:
+            with self._lock:
+                if self._degraded_since is not None:
+                    self._degraded_since = None
+                    log.warning("Redis rate limiter recovered; shared windows in use again")

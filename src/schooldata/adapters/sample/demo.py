@@ -1,0 +1,119 @@
+"""The embedded demo: the bundled synthetic dataset, imported through the real importers.
+
+The files in `data/` are in the publishers' own formats (see data/README.md), so building the
+demo exercises exactly the code paths a real import uses. Every dataset is recorded as
+synthetic (the Code-Point subset is real OS data and says so).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from schooldata.adapters.importers.codepoint import parse_codepoint
+from schooldata.adapters.importers.files import Source
+from schooldata.adapters.importers.gias import parse_gias
+from schooldata.adapters.importers.ks4_info import parse_ks4_information
+from schooldata.adapters.importers.ofsted import parse_ofsted
+from schooldata.adapters.importers.performance import TABLES, parse_table
+from schooldata.application.import_dataset import DatasetKind
+from schooldata.application.service import Application
+from schooldata.domain.dataset import DatasetRecord, ImportReport
+from schooldata.ports.imports import Progress, RejectLog
+
+DATA = Path(__file__).parent / "data"
+Parser = Callable[..., Iterator[Any]]
+
+# format -> (parser, kind). Postcodes first (nothing depends on them at import, but a demo
+# that can answer postcode questions as soon as schools appear is nicer), schools before the
+# measures that are scored against them.
+LOAD_ORDER: dict[str, tuple[Parser, DatasetKind]] = {
+    "codepoint_open": (parse_codepoint, DatasetKind.POSTCODES),
+    "gias_establishments": (parse_gias, DatasetKind.SCHOOLS),
+    "ks4_information": (parse_ks4_information, DatasetKind.MEASURES),
+    "ofsted_graded": (parse_ofsted, DatasetKind.INSPECTIONS),
+    "ofsted_report_card": (parse_ofsted, DatasetKind.INSPECTIONS),
+    **{
+        name: (
+            lambda source, log, *, progress=None, _s=spec: parse_table(
+                _s, source, log, progress=progress
+            ),
+            DatasetKind.MEASURES,
+        )
+        for name, spec in TABLES.items()
+    },
+}
+
+
+def manifest() -> list[dict[str, Any]]:
+    document = json.loads((DATA / "manifest.json").read_text("utf-8"))
+    datasets: list[dict[str, Any]] = document["datasets"]
+    return sorted(
+        (d for d in datasets if d["format"] in LOAD_ORDER),
+        key=lambda d: list(LOAD_ORDER).index(d["format"]),
+    )
+
+
+def _record(entry: dict[str, Any]) -> DatasetRecord:
+    periods = entry.get("period") or []
+    synthetic = bool(entry.get("synthetic", True))
+    title = entry["dataset"] + (" — SYNTHETIC DEMO DATA, not real schools" if synthetic else "")
+    return DatasetRecord(
+        name=entry["format"],
+        title=title,
+        publisher=entry["publisher"],
+        licence=entry["licence"],
+        attribution=entry["attribution"],
+        url=None,
+        extract_date=dt.date.fromisoformat(entry["extract_date"])
+        if entry.get("extract_date")
+        else None,
+        imported_at=dt.datetime(1970, 1, 1, tzinfo=dt.UTC),
+        period=", ".join(periods) if isinstance(periods, list) else str(periods),
+        synthetic=synthetic,
+    )
+
+
+def load_demo(
+    app: Application, *, progress: Callable[[str, int], None] | None = None
+) -> list[ImportReport]:
+    """Import every bundled dataset, each in its own all-or-nothing transaction."""
+    reports = []
+    for entry in manifest():
+        parser, kind = LOAD_ORDER[entry["format"]]
+        source: Source = DATA / entry["file"]
+        log = RejectLog()
+        step: Progress | None = None
+        if progress is not None:
+            name = entry["format"]
+            step = lambda rows, _n=name: progress(_n, rows)  # noqa: E731
+        items = parser(source, log, progress=step)
+        reports.append(
+            app.import_dataset.execute(kind=kind, items=items, log=log, record=_record(entry))
+        )
+    return reports
+
+
+def demo_loaded(app: Application) -> bool:
+    return any(r.name == "gias_establishments" for r in app.ports.datasets.current())
+
+
+def ensure_demo(app: Application, *, lock_path: Path) -> bool:
+    """Build the demo once; concurrent first starts (several workers) wait for one builder.
+    Returns True when this call built it."""
+    if demo_loaded(app):
+        return False
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if demo_loaded(app):
+                return False
+            load_demo(app)
+            return True
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
