@@ -53,16 +53,16 @@ DESTINATIONS_NOTE = (
 
 def apply_publication_rules(record: MeasureRecord) -> MeasureRecord:
     """Rules that hold whatever the source file says (applied at import and at read)."""
-    if record.code in PROGRESS8_CODES and record.period in NO_KS2_BASELINE_PERIODS:
-        if record.measure.reason != NO_KS2_BASELINE or record.measure.is_reported:
-            return MeasureRecord(
-                record.urn,
-                record.dataset,
-                record.period,
-                record.code,
-                missing(NO_KS2_BASELINE),
-                record.cohort,
-            )
+    unpublished = record.code in PROGRESS8_CODES and record.period in NO_KS2_BASELINE_PERIODS
+    if unpublished and (record.measure.reason != NO_KS2_BASELINE or record.measure.is_reported):
+        return MeasureRecord(
+            record.urn,
+            record.dataset,
+            record.period,
+            record.code,
+            missing(NO_KS2_BASELINE),
+            record.cohort,
+        )
     return record
 
 

@@ -1,0 +1,110 @@
+"""The state every command shares: the global options, and the application built on demand.
+
+Local use is not a plan-bounded API call: without `--as-plan` the analyst gets every feature
+and pages of up to 10,000 rows (`LOCAL_PLAN`). With `--as-plan NAME` a command answers
+exactly what that plan's API caller would get, or fails with exit code 4.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from attrs import define, field
+
+from schooldata.application.service import Application
+from schooldata.domain.plans import Feature, Plan
+from schooldata.entrypoints.cli.output import FORMATS, Format, Writer, opened
+from schooldata.entrypoints.cli.runtime import CliRuntime
+from schooldata.settings import Settings
+
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+LOCAL_PAGE_MAX = 10_000
+LOCAL_PLAN = Plan(
+    name="local (unrestricted)",
+    per_page_max=LOCAL_PAGE_MAX,
+    compare_max=LOCAL_PAGE_MAX,
+    rate_per_second=LOCAL_PAGE_MAX,
+    monthly_quota=2**31 - 1,
+    features=frozenset(Feature),
+)
+
+
+@define(kw_only=True)
+class Session:
+    runtime: CliRuntime
+    database_url: str | None = None
+    config: Path | None = None
+    fmt: Format = "table"
+    output: Path | None = None
+    as_plan: str | None = None
+    debug: bool = False
+    _settings: Settings | None = field(default=None, init=False)
+    _app: Application | None = field(default=None, init=False)
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            environ = dict(os.environ)
+            if self.config is not None:
+                environ["SCHOOLDATA_CONFIG"] = str(self.config)
+            self._settings = self.runtime.load_settings(environ, database_url=self.database_url)
+        return self._settings
+
+    @property
+    def app(self) -> Application:
+        if self._app is None:
+            self._app = self.runtime.build_app(self.settings)
+        return self._app
+
+    @property
+    def base_url(self) -> str:
+        """Where the URLs in answers point: the configured base URL, else the local server."""
+        settings = self.settings
+        return (settings.base_url or f"http://{settings.host}:{settings.port}").rstrip("/")
+
+    def plan(self, feature: Feature) -> Plan:
+        """The plan this command runs under, after checking it includes `feature`."""
+        plan = LOCAL_PLAN if self.as_plan is None else self.app.plans.get(self.as_plan)
+        plan.require(feature)
+        return plan
+
+    def write(self, produce: Callable[[Writer], T], *, fmt: Format | None = None) -> T:
+        """Run `produce` against the output (stdout or `--output FILE`) and return its result."""
+        with opened(self.output) as stream:
+            return produce(Writer(fmt or self.fmt, stream))
+
+
+pass_session = click.make_pass_decorator(Session)
+
+
+def _override(ctx: click.Context, param: click.Parameter, value: object) -> None:
+    session = ctx.find_object(Session)
+    if value is not None and session is not None and param.name is not None:
+        setattr(session, param.name, value)
+
+
+def output_options(command: F) -> F:
+    """`--format`/`--output` after the command too: `schooldata search x --format csv`."""
+    command = click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, path_type=Path),
+        expose_value=False,
+        callback=_override,
+        help="Write the answer to FILE instead of stdout.",
+    )(command)
+    return click.option(
+        "-f",
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        expose_value=False,
+        callback=_override,
+        help="table (default), json or csv.",
+    )(command)

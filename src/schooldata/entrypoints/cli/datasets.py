@@ -1,0 +1,147 @@
+"""The dataset queries: inspections, results, admissions, finance, compare and rankings.
+
+Each answer is the REST response's `data`, built by the application's dataset API. CSV and
+tables show an answer's one list of objects (the compared schools, the ranked rows) as rows
+when it has exactly one; otherwise the whole answer as one flattened record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import click
+
+from schooldata.domain.plans import Feature
+from schooldata.entrypoints import wire
+from schooldata.entrypoints.cli import views
+from schooldata.entrypoints.cli.context import Session, output_options, pass_session
+from schooldata.entrypoints.cli.options import phase_option
+from schooldata.entrypoints.cli.output import Writer
+from schooldata.entrypoints.cli.runtime import DatasetsApi
+
+
+def datasets_api(session: Session) -> DatasetsApi:
+    """The dataset queries as the API's JSON (`wire.DatasetDocuments`); tests may inject a
+    stand-in as `app.datasets_api`."""
+    injected: DatasetsApi | None = getattr(session.app, "datasets_api", None)
+    return injected if injected is not None else wire.DatasetDocuments(session.app.school_data)
+
+
+def show(writer: Writer, data: Any, *, title: str) -> None:
+    if writer.fmt == "json":
+        writer.document(data)
+    elif isinstance(data, list):
+        writer.rows(data, views.ANY, caption=title)
+    elif isinstance(data, Mapping):
+        lists = [k for k, v in data.items() if isinstance(v, list) and v and _objects(v)]
+        if len(lists) != 1:
+            writer.record(data, title=title)
+            return
+        key = lists[0]
+        rest = {k: v for k, v in data.items() if k != key}
+        if writer.fmt == "table" and rest:
+            writer.record(rest, title=title)
+        writer.rows(data[key], views.ANY, caption=key)
+    else:
+        writer.document(data)
+
+
+def _objects(values: list[Any]) -> bool:
+    return all(isinstance(v, Mapping) for v in values)
+
+
+def _per_school(name: str, feature: Feature, summary: str, example: str) -> click.Command:
+    def run(session: Session, urn: str) -> None:
+        session.plan(feature)
+        query: Callable[[str], Any] = getattr(datasets_api(session), name)
+        data = query(urn)
+        session.write(lambda w: show(w, data, title=f"{name} {urn}"))
+
+    run.__doc__ = (
+        f"{summary}\n\n`GET /api/v1/schools/URN/{name}`: JSON output is the API's `data`."
+        f" Feature `{feature.value}`.\n\n\b\nExample:\n  {example}"
+    )
+    return click.command(name)(click.argument("urn")(output_options(pass_session(run))))
+
+
+inspections = _per_school(
+    "inspections",
+    Feature.INSPECTIONS,
+    "A school's structured inspection history.",
+    "schooldata inspections 100001",
+)
+results = _per_school(
+    "results",
+    Feature.RESULTS,
+    "A school's results and trends.",
+    "schooldata --format json results 100002",
+)
+admissions = _per_school(
+    "admissions",
+    Feature.ADMISSIONS,
+    "A school's admissions policy and demand.",
+    "schooldata admissions 100001",
+)
+finance = _per_school(
+    "finance",
+    Feature.FINANCE,
+    "A school's finance and funding.",
+    "schooldata --format csv finance 100002",
+)
+
+
+@click.command()
+@click.argument("urns", nargs=-1, required=True, metavar="URN URN...")
+@output_options
+@pass_session
+def compare(session: Session, urns: tuple[str, ...]) -> None:
+    """Compare two or more schools side by side.
+
+    `POST /api/v1/schools/compare`: at least 2 distinct URNs; locally up to 10,000, with
+    --as-plan the plan's maximum. JSON output is the API's `data`.
+
+    \b
+    Example:
+      schooldata compare 100002 100003 100005
+    """
+    plan = session.plan(Feature.COMPARE)
+    data = datasets_api(session).compare(list(urns), plan)
+    session.write(lambda w: show(w, data, title="comparison"))
+
+
+@click.command()
+@click.option("--metric", required=True, metavar="METRIC", help="The measure to rank by.")
+@phase_option("The phase ranked (required): primary, secondary, ...")
+@click.option("--local-authority", metavar="NAME|CODE", help="Only this authority's schools.")
+@click.option("--page", metavar="N", help="Page number (default 1).")
+@click.option("--per-page", metavar="N", help="Rows per page.")
+@output_options
+@pass_session
+def rankings(
+    session: Session,
+    metric: str,
+    phase: str | None,
+    local_authority: str | None,
+    page: str | None,
+    per_page: str | None,
+) -> None:
+    """Schools ranked by a measure within a phase.
+
+    `GET /api/v1/rankings` with the same parameters and bounds; JSON output is its `data`.
+
+    \b
+    Example:
+      schooldata rankings --metric ks4_attainment8_average --phase secondary
+    """
+    plan = session.plan(Feature.RANKINGS)
+    given = {
+        "metric": metric,
+        "phase": phase,
+        "local_authority": local_authority,
+        "page": page,
+        "per_page": per_page,
+    }
+    params = {k: v for k, v in given.items() if v is not None}
+    data = datasets_api(session).rankings(params, plan)
+    session.write(lambda w: show(w, data, title=f"rankings by {metric}"))

@@ -1,0 +1,134 @@
+"""`schooldata import`: publishers' files (or the bundled sample) into the database."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from schooldata.domain.dataset import ImportReport
+from schooldata.entrypoints.cli.context import Session, output_options, pass_session
+from schooldata.entrypoints.cli.errors import CliError, ExitCode
+from schooldata.entrypoints.cli.output import Column, RowsView, Writer
+from schooldata.ports.imports import Progress as ProgressCallback
+from schooldata.ports.imports import RejectLog
+
+DATASETS = ("gias", "links", "postcodes", "ks4-info", "sample")
+REJECTS_SHOWN = 10
+REJECTS = RowsView(table=(Column("line", "Line"), Column("reason", "Reason")), csv=None)
+SUMMARY = RowsView(
+    table=(), csv=("dataset", "rows_read", "rows_imported", "rows_skipped", "rows_rejected")
+)
+
+
+@click.command("import")
+@click.argument("dataset", type=click.Choice(DATASETS), metavar="DATASET")
+@click.argument(
+    "files", nargs=-1, type=click.Path(exists=True, path_type=Path), metavar="[FILE]..."
+)
+@click.option(
+    "--extract-date",
+    metavar="YYYY-MM-DD",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="The publisher's extract date, when the file name does not say (YYYY-MM-DD).",
+)
+@output_options
+@pass_session
+def import_(
+    session: Session, dataset: str, files: tuple[Path, ...], extract_date: dt.datetime | None
+) -> None:
+    """Import a dataset file (or the bundled sample), all or nothing.
+
+    A failed import changes nothing: the data served before stays served. Progress shows on
+    a terminal; the summary lists rows read, imported, skipped and rejected (the first 10
+    rejects with their line and reason).
+
+    \b
+    DATASET is one of:
+      gias       GIAS establishments (edubasealldataYYYYMMDD.csv)
+      links      GIAS establishment links (links_edubasealldataYYYYMMDD.csv)
+      postcodes  OS Code-Point Open or ONSPD files (files or a directory)
+      ks4-info   KS4 information about schools (EES table)
+      sample     the bundled demonstration dataset (no FILE)
+
+    \b
+    Examples:
+      schooldata import gias edubasealldata20250422.csv
+      schooldata import postcodes codepo_gb/Data/CSV/
+      schooldata import sample
+    """
+    if dataset == "sample":
+        if files:
+            raise click.UsageError("'import sample' loads the bundled data; it takes no FILE.")
+        reports = list(session.runtime.load_sample(session.app))
+    else:
+        if not files:
+            raise click.UsageError(f"'import {dataset}' needs at least one FILE.")
+        date = extract_date.date() if extract_date is not None else None
+        reports = [_import(session, dataset, list(files), date)]
+    session.write(lambda w: _summary(w, reports))
+
+
+def _import(session: Session, name: str, files: list[Path], date: dt.date | None) -> ImportReport:
+    importer = session.runtime.importers().get(name)
+    if importer is None:
+        raise CliError(f"this build has no {name!r} importer.", ExitCode.UNAVAILABLE)
+    app = session.app
+    record = importer.record_for(files, extract_date=date)
+    log = RejectLog()
+    with _progress(f"{name}: {files[0].name}{' ...' if len(files) > 1 else ''}") as progress:
+        items = importer.parse(files, log, progress=progress)
+        return app.import_dataset.execute(kind=importer.kind, items=items, log=log, record=record)
+
+
+@contextmanager
+def _progress(description: str) -> Iterator[ProgressCallback]:
+    """A live row counter on stderr when it is a terminal; silent otherwise."""
+    console = Console(stderr=True)
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,} rows read"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not console.is_terminal,
+    )
+    with bar:
+        task = bar.add_task(description, total=None)
+        yield lambda rows: bar.update(task, completed=rows)
+
+
+def summary_item(report: ImportReport) -> dict[str, Any]:
+    return {
+        "dataset": report.dataset,
+        "rows_read": report.rows_read,
+        "rows_imported": report.rows_imported,
+        "rows_skipped": report.skipped,
+        "rows_rejected": report.rows_rejected,
+        "rejects": [
+            {"line": line, "reason": reason} for line, reason in report.rejects[:REJECTS_SHOWN]
+        ],
+    }
+
+
+def _summary(writer: Writer, reports: list[ImportReport]) -> None:
+    items = [summary_item(r) for r in reports]
+    if writer.fmt == "json":
+        writer.document(items)
+        return
+    if writer.fmt == "csv":
+        writer.rows([{k: v for k, v in i.items() if k != "rejects"} for i in items], SUMMARY)
+        return
+    for item, report in zip(items, reports, strict=True):
+        rejects = item.pop("rejects")
+        writer.record(item, title=f"Imported {report.dataset}")
+        if rejects:
+            shown = f"first {len(rejects)} of {report.rows_rejected} rejected rows"
+            writer.rows(rejects, REJECTS, caption=shown)

@@ -1,0 +1,292 @@
+"""The register queries: the same use cases and the same JSON (`wire`) as their API twins."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from schooldata.application.commercial import ListAnswer
+from schooldata.application.search_schools import (
+    PublicSearchAnswer,
+    PublicSearchRequest,
+    parse_float_parameter,
+    parse_int_parameter,
+)
+from schooldata.domain.plans import Feature
+from schooldata.entrypoints import wire
+from schooldata.entrypoints.cli import views
+from schooldata.entrypoints.cli.context import LOCAL_PLAN, Session, output_options, pass_session
+from schooldata.entrypoints.cli.errors import NoResult
+from schooldata.entrypoints.cli.options import (
+    api_parameters,
+    filter_options,
+    paging_options,
+    phase_option,
+    radius_option,
+)
+from schooldata.entrypoints.cli.paging import Page, listing
+
+
+@click.command()
+@click.argument("query", required=False)
+@click.option("-p", "--postcode", metavar="POSTCODE", help="Nearest this postcode or outward code.")
+@phase_option()
+@radius_option()
+@click.option("--limit", metavar="N", help="1-25 results (default 10), as the public API.")
+@click.option("--all", "every", is_flag=True, help="Every match, streamed (instead of --limit).")
+@output_options
+@pass_session
+def search(
+    session: Session,
+    query: str | None,
+    postcode: str | None,
+    phase: str | None,
+    radius: str | None,
+    limit: str | None,
+    every: bool,
+) -> None:
+    """Search schools by name, authority, type or postcode.
+
+    The public search (`GET /api/v1/search`) with the same rules: QUERY and/or --postcode,
+    each at least 2 characters; results nearest first when a postcode is given. JSON output
+    is the API's whole SearchResponse (with --all: an array of every result).
+
+    \b
+    Examples:
+      schooldata search "st mary"
+      schooldata search --postcode "SW1A 1AA" --phase primary --radius 2
+      schooldata --format csv -o camden.csv search camden --all
+    """
+    if every and limit is not None:
+        raise click.UsageError("--all returns every match; leave out --limit.")
+    request = PublicSearchRequest(
+        query=query,
+        postcode=postcode,
+        phase=phase,
+        radius_miles=parse_float_parameter("radius_miles", radius),
+        limit=parse_int_parameter("limit", limit),
+    )
+    answer = session.app.search_schools.execute(request)
+    base = session.base_url
+    view = views.search_view(with_distance=answer.with_distance)
+    total = answer.page.total
+    if every:
+        session.write(
+            lambda w: w.rows(_every_result(session, answer), view, caption=f"{total} schools")
+        )
+    elif session.fmt == "json":
+        session.write(lambda w: w.document(wire.public_search_response(answer, base_url=base)))
+    else:
+        rows = wire.public_search_response(answer, base_url=base)["results"]
+        caption = f"{len(rows)} of {total} schools"
+        session.write(lambda w: w.rows(rows, view, caption=caption))
+    if total == 0:
+        raise NoResult("No schools matched.")
+
+
+def _every_result(session: Session, answer: PublicSearchAnswer) -> Iterator[dict[str, Any]]:
+    """The public results past the limit: the same question paged through the list use case
+    (the same evaluator and order), shown in the public shape."""
+    request = answer.request
+    params = {
+        "q": request.query,
+        "postcode": request.postcode,
+        "phase": request.phase,
+        "radius_miles": request.radius_miles,
+    }
+    base = session.base_url
+    page = 1
+    while True:
+        query = {k: v for k, v in params.items() if v is not None}
+        query.update(page=page, per_page=LOCAL_PLAN.per_page_max)
+        result = session.app.commercial.list(query, LOCAL_PLAN)
+        for hit in result.result.hits:
+            yield wire.public_search_result(hit, base_url=base, with_distance=result.with_distance)
+        if page >= result.total_pages:
+            return
+        page += 1
+
+
+@click.command()
+@click.argument("urn")
+@click.option("--public", is_flag=True, help="The anonymous API's record instead of the profile.")
+@output_options
+@pass_session
+def school(session: Session, urn: str, public: bool) -> None:
+    """One open school by its six-digit URN.
+
+    By default the joined profile a commercial caller gets from `GET /api/v1/schools/URN`
+    (every commercially licensed field, links and resource URLs); --public shows the
+    anonymous SchoolRecord instead.
+
+    \b
+    Examples:
+      schooldata school 100001
+      schooldata --format json school 100001 --public
+    """
+    if public:
+        record = wire.public_school_record(
+            session.app.get_school.execute(urn), base_url=session.base_url
+        )
+    else:
+        session.plan(Feature.SCHOOL_PROFILE)
+        profile = session.app.commercial.profile(urn)
+        record = wire.commercial_profile(profile, base_url=session.base_url)
+    session.write(lambda w: w.record(record, title=str(record.get("name", urn))))
+
+
+@click.command()
+@click.argument("postcode", required=False)
+@filter_options(postcode=False)
+@paging_options
+@output_options
+@pass_session
+def nearby(
+    session: Session,
+    /,
+    postcode: str | None,
+    page: str | None,
+    per_page: str | None,
+    every: bool,
+    **filters: str | None,
+) -> None:
+    """Open schools nearest a postcode, or --lat/--lon; nearest first.
+
+    `GET /api/v1/schools/nearby` with the same filters, bounds and paging. JSON output is the
+    API's `data` array.
+
+    \b
+    Examples:
+      schooldata nearby "SW1A 1AA" --radius 1 --phase primary
+      schooldata nearby --lat 51.5 --lon -0.14 --sort score --per-page 50
+      schooldata --format csv nearby B11AA --all
+    """
+    params = api_parameters({**filters, "postcode": postcode})
+    feature = Feature.SCHOOLS_NEARBY
+    _list_schools(session, feature, params, page, per_page, every, nearby=True)
+
+
+@click.command()
+@filter_options(postcode=True)
+@paging_options
+@output_options
+@pass_session
+def schools(
+    session: Session, /, page: str | None, per_page: str | None, every: bool, **filters: str | None
+) -> None:
+    """List open schools with any of the API's filters.
+
+    `GET /api/v1/schools` with the same filters, bounds and paging.
+    Without --sort: nearest first with an origin, best match first with --query, else by
+    name; ties break by URN, so pages are stable. JSON output is the API's `data` array.
+
+    \b
+    Examples:
+      schooldata schools --local-authority Camden --phase secondary
+      schooldata schools --ofsted-rating 1 --sort name --all --format csv
+    """
+    params = api_parameters(filters)
+    _list_schools(session, Feature.SCHOOLS_LIST, params, page, per_page, every, nearby=False)
+
+
+def _list_schools(
+    session: Session,
+    feature: Feature,
+    params: dict[str, object],
+    page: str | None,
+    per_page: str | None,
+    every: bool,
+    *,
+    nearby: bool,
+) -> None:
+    plan = session.plan(feature)
+    run = session.app.commercial.nearby if nearby else session.app.commercial.list
+    base = session.base_url
+
+    def fetch(request: dict[str, object]) -> Page:
+        answer: ListAnswer = run(request, plan)
+        items = [
+            wire.commercial_list_item(h, base_url=base, with_distance=answer.with_distance)
+            for h in answer.result.hits
+        ]
+        return Page(
+            items, answer.page, answer.result.total, answer.total_pages, answer.with_distance
+        )
+
+    found = listing(
+        fetch, params, page=page, per_page=per_page, every=every, every_per_page=plan.per_page_max
+    )
+    view = views.schools_view(with_distance=found.first.with_distance)
+    written = session.write(lambda w: w.rows(found.items, view, caption=found.caption("schools")))
+    found.check_found(written, "schools")
+
+
+@click.command()
+@click.option("-q", "--query", metavar="TEXT", help="Only names containing TEXT (2+ chars).")
+@paging_options
+@output_options
+@pass_session
+def authorities(
+    session: Session, query: str | None, page: str | None, per_page: str | None, every: bool
+) -> None:
+    """Local authorities and how many open schools each has.
+
+    `GET /api/v1/areas/local-authorities`; JSON output is the API's `data` array.
+
+    \b
+    Examples:
+      schooldata authorities --all
+      schooldata authorities -q birm --format json
+    """
+    plan = session.plan(Feature.LOCAL_AUTHORITIES)
+
+    def fetch(request: dict[str, object]) -> Page:
+        answer = session.app.commercial.local_authorities(request, plan)
+        pages = (answer.total + answer.per_page - 1) // answer.per_page
+        return Page([wire.authority(a) for a in answer.items], answer.page, answer.total, pages)
+
+    params: dict[str, object] = {} if query is None else {"q": query}
+    found = listing(
+        fetch, params, page=page, per_page=per_page, every=every, every_per_page=plan.per_page_max
+    )
+    caption = found.caption("local authorities")
+    written = session.write(lambda w: w.rows(found.items, views.AUTHORITIES, caption=caption))
+    found.check_found(written, "local authorities")
+
+
+@click.command()
+@output_options
+@pass_session
+def freshness(session: Session) -> None:
+    """Each dataset's period, cadence, coverage and import time.
+
+    `GET /api/v1/data-freshness`; JSON output is the API's `data` array.
+
+    \b
+    Example:
+      schooldata freshness --format csv
+    """
+    session.plan(Feature.DATA_FRESHNESS)
+    items = [wire.freshness_item(f) for f in session.app.about.freshness()]
+    session.write(lambda w: w.rows(items, views.FRESHNESS))
+    if not items:
+        raise NoResult("No dataset has been imported yet.")
+
+
+@click.command()
+@output_options
+@pass_session
+def meta(session: Session) -> None:
+    """Versions, source policy, plans and sources.
+
+    `GET /api/v1/meta`; JSON output is the API's `data`.
+
+    \b
+    Example:
+      schooldata --format json meta
+    """
+    session.plan(Feature.META)
+    document = wire.meta_document(session.app.about.meta())
+    session.write(lambda w: w.record(document, title="schooldata"))

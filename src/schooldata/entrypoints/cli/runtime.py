@@ -1,0 +1,81 @@
+"""What the CLI needs from the outside world, handed in by `schooldata.__main__`.
+
+The CLI may not name bootstrap or any adapter (import-linter), so the top layer builds a
+`CliRuntime` of plain callables and passes it as click's `obj`. Tests pass one whose
+`build_app` returns an in-memory application.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from attrs import frozen
+
+from schooldata.application.import_dataset import DatasetKind
+from schooldata.application.service import Application
+from schooldata.domain.dataset import DatasetRecord, ImportReport
+from schooldata.domain.plans import Plan
+from schooldata.ports.imports import Progress, RejectLog
+from schooldata.settings import Settings
+
+
+class SettingsLoader(Protocol):
+    """`schooldata.settings.load_settings`: environment (+ `SCHOOLDATA_CONFIG`) and overrides."""
+
+    def __call__(self, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings: ...
+
+
+class Parse(Protocol):
+    def __call__(
+        self, source: Sequence[Path], log: RejectLog, *, progress: Progress | None = None
+    ) -> Iterator[Any]: ...
+
+
+class ImporterSpec(Protocol):
+    """One entry of `schooldata.adapters.importers.registry.IMPORTERS`."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> DatasetKind: ...
+
+    @property
+    def parse(self) -> Parse: ...
+
+    def record_for(
+        self, source: Sequence[Path], *, extract_date: dt.date | None = None
+    ) -> DatasetRecord:
+        """The provenance record of importing these files (its `imported_at` is replaced)."""
+        ...
+
+
+class DatasetsApi(Protocol):
+    """The dataset queries (`app.datasets_api`): each returns the REST response's `data`."""
+
+    def inspections(self, urn_raw: str) -> Any: ...
+
+    def results(self, urn_raw: str) -> Any: ...
+
+    def admissions(self, urn_raw: str) -> Any: ...
+
+    def finance(self, urn_raw: str) -> Any: ...
+
+    def compare(self, urns: list[str], plan: Plan) -> Any: ...
+
+    def rankings(self, params: Mapping[str, object], plan: Plan) -> Any: ...
+
+
+@frozen(kw_only=True)
+class CliRuntime:
+    """Callables only: nothing is built until a command needs it."""
+
+    load_settings: SettingsLoader
+    build_app: Callable[[Settings], Application]
+    serve: Callable[[Settings], None]
+    upgrade: Callable[[Settings], None]
+    importers: Callable[[], Mapping[str, ImporterSpec]]
+    load_sample: Callable[[Application], Iterable[ImportReport]]
