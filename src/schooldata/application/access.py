@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from schooldata.domain.errors import DataUnavailable
+from schooldata.domain.errors import DataUnavailable, InvalidParameter
 from schooldata.domain.keys import (
     ApiKeyRevoked,
     InvalidApiKey,
@@ -67,9 +67,14 @@ class Authenticate:
             raise InvalidApiKey()
         if record.revoked:
             raise ApiKeyRevoked()
+        try:
+            plan = self._plans.get(organisation.plan)
+        except InvalidParameter:
+            # A catalogue that lost this organisation's plan is a configuration fault.
+            raise DataUnavailable(f"Plan {organisation.plan!r} is not configured.") from None
         return Caller(
             organisation=organisation,
-            plan=self._plans.get(organisation.plan),
+            plan=plan,
             display_prefix=record.display_prefix,
             key_id=digest,
         )

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Collection, Mapping
 
 from schooldata.domain.errors import InvalidParameter, UnknownParameter
 
 Params = Mapping[str, object]
+# One optional sign, then at most 12 ASCII digits: `--5`, `١٢` and `1e3` are not integers here.
+_INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
 
 
 def reject_unknown(params: Params, allowed: Collection[str]) -> None:
@@ -41,7 +44,7 @@ def integer(
         raise InvalidParameter(name, f"{name} must be an integer.")
     if isinstance(value, str):
         stripped = value.strip()
-        if not stripped.isascii() or not stripped.lstrip("+-").isdigit() or len(stripped) > 12:
+        if _INTEGER.fullmatch(stripped) is None:
             raise InvalidParameter(name, f"{name} must be an integer.")
         value = int(stripped)
     if isinstance(value, float) and value.is_integer():

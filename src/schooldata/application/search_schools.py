@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from attrs import frozen
 
 from schooldata.application.locate import locate_postcode
@@ -75,12 +77,15 @@ class SearchSchools:
         )
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
+
+
 def parse_int_parameter(name: str, raw: str | None) -> int | None:
     """Shared by the faces that receive text: '10' -> 10; '1.5', 'ten' -> a clear error."""
     if raw is None:
         return None
     text = raw.strip()
-    if not text or not (text.isascii() and text.lstrip("+-").isdigit()):
+    if _INTEGER.fullmatch(text) is None:
         raise InvalidParameter(name, f"{name} must be an integer.")
     return int(text)
 

@@ -41,6 +41,9 @@ def parse_postcode(raw: str) -> PostcodeQuery:
     Anything that is not shaped like a UK postcode is an invalid parameter (never a lookup),
     so a typo gets a precise message and hostile input never reaches a store.
     """
+    if not raw.isascii():
+        # Upper-casing first would turn 'ß1' into 'SS1': junk must fail, never be repaired.
+        raise InvalidParameter("postcode", "postcode must contain only letters, digits and spaces.")
     compact = _SPACES.sub("", raw).upper()
     if len(compact) < 2:
         raise InvalidParameter("postcode", "postcode must be at least 2 characters long.")

@@ -15,9 +15,10 @@ def normalise(text: str) -> str:
     Apostrophes join (so `mary's`, `marys` and `mary’s` are one token), `&` reads as `and`,
     accents fold to their base letter, every other punctuation run becomes one space.
     """
-    folded = unicodedata.normalize("NFKD", text)
+    # Apostrophes go first: NFKD would split an acute accent (´) into a space and a mark.
+    folded = unicodedata.normalize("NFKD", _APOSTROPHES.sub("", text))
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    folded = _APOSTROPHES.sub("", folded.lower()).replace("&", " and ")
+    folded = folded.lower().replace("&", " and ")
     return _NON_ALNUM.sub(" ", folded).strip()
 
 

@@ -1,0 +1,326 @@
+"""Authenticate and Meter on the in-memory fakes with a fixed clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from schooldata.adapters.memory.access import (
+    InMemoryKeyStore,
+    InMemoryQuotaCounter,
+    InMemoryRateLimiter,
+)
+from schooldata.adapters.memory.store import InMemoryStore
+from schooldata.application.access import Authenticate, Caller, Meter
+from schooldata.application.service import Application
+from schooldata.bootstrap import TEST_SECRET, bootstrap_memory
+from schooldata.domain.errors import DataUnavailable, FeatureNotInPlan
+from schooldata.domain.keys import (
+    ApiKeyRecord,
+    ApiKeyRevoked,
+    InvalidApiKey,
+    KeyKind,
+    compose_key,
+    key_hash,
+)
+from schooldata.domain.metering import QuotaExceeded, RateLimitExceeded, month_reset
+from schooldata.domain.plans import DEFAULT_PLANS, Feature, Plan, PlanCatalogue
+
+START = dt.datetime(2026, 9, 1, 12, 0, 0, 250_000, tzinfo=dt.UTC)
+
+
+class FixedClock:
+    def __init__(self, now: dt.datetime = START) -> None:
+        self.current = now
+
+    def now(self) -> dt.datetime:
+        return self.current
+
+    def advance(self, seconds: float) -> None:
+        self.current += dt.timedelta(seconds=seconds)
+
+
+def small_catalogue(*, rate: int = 100, quota: int = 3) -> PlanCatalogue:
+    tiny = Plan(
+        name="tiny",
+        per_page_max=25,
+        compare_max=3,
+        rate_per_second=rate,
+        monthly_quota=quota,
+        features=frozenset({Feature.META, Feature.SCHOOLS_LIST}),
+    )
+    return PlanCatalogue((*DEFAULT_PLANS, tiny))
+
+
+def make_app(clock: FixedClock, plans: PlanCatalogue | None = None) -> Application:
+    return bootstrap_memory(store=InMemoryStore(), clock=clock, plans=plans)
+
+
+def issue(
+    app: Application, org: str = "acme", plan: str | None = "developer"
+) -> tuple[str, Caller]:
+    key = app.keys.create_key(organisation=org, name="ci", plan=plan).key
+    caller = app.authenticate.execute(authorization=f"Bearer {key}", x_api_key=None)
+    assert caller is not None
+    return key, caller
+
+
+def used(app: Application, org: str = "acme") -> int:
+    return app.ports.quota.used(organisation=org, period=START.strftime("%Y-%m"))
+
+
+# ---------------------------------------------------------------------------- Authenticate
+
+
+def test_a_request_without_credentials_is_anonymous() -> None:
+    app = make_app(FixedClock())
+    assert app.authenticate.execute(authorization=None, x_api_key=None) is None
+
+
+def test_a_valid_bearer_key_authenticates_as_its_organisation_and_plan() -> None:
+    app = make_app(FixedClock())
+    key, caller = issue(app, plan="professional")
+    assert caller.organisation.slug == "acme"
+    assert caller.plan.name == "professional"
+    assert caller.display_prefix == key[:13]
+    assert caller.key_id == key_hash(TEST_SECRET, key)
+    assert key not in caller.key_id
+
+
+def test_a_valid_x_api_key_authenticates_too() -> None:
+    app = make_app(FixedClock())
+    key, caller = issue(app)
+    assert app.authenticate.execute(authorization=None, x_api_key=key) == caller
+
+
+def test_a_revoked_key_is_refused_as_revoked() -> None:
+    app = make_app(FixedClock())
+    key, caller = issue(app)
+    app.keys.revoke(display_prefix=caller.display_prefix)
+    with pytest.raises(ApiKeyRevoked) as caught:
+        app.authenticate.execute(authorization=f"Bearer {key}", x_api_key=None)
+    assert caught.value.code == "api_key_revoked"
+
+
+def test_a_well_formed_key_that_was_never_issued_is_invalid() -> None:
+    app = make_app(FixedClock())
+    issue(app)
+    stranger = compose_key(KeyKind.LIVE, "Z" * 32)
+    with pytest.raises(InvalidApiKey) as caught:
+        app.authenticate.execute(authorization=f"Bearer {stranger}", x_api_key=None)
+    assert caught.value.code == "invalid_api_key"
+
+
+def test_a_key_issued_under_another_secret_is_invalid() -> None:
+    app = make_app(FixedClock())
+    key, _ = issue(app)
+    elsewhere = Authenticate(keys=app.ports.keys, plans=app.plans, secret=b"another-secret")
+    with pytest.raises(InvalidApiKey):
+        elsewhere.execute(authorization=f"Bearer {key}", x_api_key=None)
+
+
+class CountingKeyStore(InMemoryKeyStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lookups = 0
+
+    def find_key(self, *, key_hash: str) -> ApiKeyRecord | None:
+        self.lookups += 1
+        return super().find_key(key_hash=key_hash)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "svc_live_tooshort",
+        "not-a-key",
+        compose_key(KeyKind.LIVE, "A" * 32)[:-1] + "0",  # wrong checksum
+        compose_key(KeyKind.LIVE, "A" * 32).replace("svc_live_", "svc_prod_"),
+    ],
+)
+def test_a_malformed_key_is_invalid_without_any_store_lookup(raw: str) -> None:
+    store = CountingKeyStore()
+    authenticate = Authenticate(keys=store, plans=PlanCatalogue(), secret=TEST_SECRET)
+    with pytest.raises(InvalidApiKey):
+        authenticate.execute(authorization=f"Bearer {raw}", x_api_key=None)
+    assert store.lookups == 0
+
+
+def test_a_key_whose_organisation_is_gone_is_invalid() -> None:
+    keys = InMemoryKeyStore()
+    key = compose_key(KeyKind.LIVE, "B" * 32)
+    keys.add_key(
+        record=ApiKeyRecord(
+            key_hash=key_hash(TEST_SECRET, key),
+            display_prefix=key[:13],
+            organisation="ghost",
+            name="orphan",
+            kind=KeyKind.LIVE,
+            created_at=START,
+        )
+    )
+    authenticate = Authenticate(keys=keys, plans=PlanCatalogue(), secret=TEST_SECRET)
+    with pytest.raises(InvalidApiKey):
+        authenticate.execute(authorization=f"Bearer {key}", x_api_key=None)
+
+
+class BrokenKeyStore(InMemoryKeyStore):
+    def find_key(self, *, key_hash: str) -> ApiKeyRecord | None:
+        raise ConnectionError("database went away")
+
+
+def test_a_failing_key_store_is_service_unavailable() -> None:
+    authenticate = Authenticate(keys=BrokenKeyStore(), plans=PlanCatalogue(), secret=TEST_SECRET)
+    key = compose_key(KeyKind.LIVE, "C" * 32)
+    with pytest.raises(DataUnavailable) as caught:
+        authenticate.execute(authorization=f"Bearer {key}", x_api_key=None)
+    assert caught.value.code == "service_unavailable"
+    assert "database went away" not in caught.value.message
+
+
+def test_a_plan_change_applies_to_the_next_request() -> None:
+    app = make_app(FixedClock())
+    key, _ = issue(app)
+    app.keys.set_plan(organisation="acme", plan="enterprise")
+    caller = app.authenticate.execute(authorization=f"Bearer {key}", x_api_key=None)
+    assert caller is not None
+    assert caller.plan.name == "enterprise"
+
+
+# ---------------------------------------------------------------------------- Meter
+
+
+def test_each_admitted_call_consumes_exactly_one_use_of_the_quota() -> None:
+    clock = FixedClock()
+    app = make_app(clock)
+    _, caller = issue(app)
+    for n in range(1, 4):
+        reading = app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        assert used(app) == n
+        assert reading.quota_remaining == 1000 - n
+        clock.advance(1)
+
+
+def test_a_reading_reports_limits_remaining_and_resets() -> None:
+    app = make_app(FixedClock())
+    _, caller = issue(app)
+    reading = app.meter.admit(caller, Feature.META)
+    assert reading.headers() == {
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "4",
+        "X-RateLimit-Reset": str(int(START.timestamp()) + 1),
+        "X-Quota-Limit": "1000",
+        "X-Quota-Remaining": "999",
+        "X-Quota-Reset": str(month_reset(START)),
+    }
+
+
+def test_the_rate_limit_allows_the_plan_rate_per_second_then_refuses() -> None:
+    app = make_app(FixedClock())
+    _, caller = issue(app)  # developer: 5 per second
+    for _ in range(5):
+        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    with pytest.raises(RateLimitExceeded) as caught:
+        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    assert caught.value.code == "rate_limit_exceeded"
+    assert caught.value.retry_after >= 1
+    assert caught.value.reading.rate_remaining == 0
+
+
+def test_rate_limited_calls_do_not_consume_quota() -> None:
+    app = make_app(FixedClock())
+    _, caller = issue(app)
+    for _ in range(5):
+        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    for _ in range(3):
+        with pytest.raises(RateLimitExceeded):
+            app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    assert used(app) == 5
+
+
+def test_the_rate_window_resets_in_the_next_second() -> None:
+    clock = FixedClock()
+    app = make_app(clock)
+    _, caller = issue(app)
+    for _ in range(5):
+        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    with pytest.raises(RateLimitExceeded):
+        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    clock.advance(0.75)  # 12:00:01.000: a new second
+    assert app.meter.admit(caller, Feature.SCHOOLS_LIST).rate_remaining == 4
+    assert used(app) == 6
+
+
+def test_the_rate_limit_is_counted_per_key_not_per_organisation() -> None:
+    app = make_app(FixedClock())
+    _, first = issue(app)
+    _, second = issue(app, plan=None)
+    assert first.organisation == second.organisation
+    for _ in range(5):
+        app.meter.admit(first, Feature.SCHOOLS_LIST)
+    with pytest.raises(RateLimitExceeded):
+        app.meter.admit(first, Feature.SCHOOLS_LIST)
+    app.meter.admit(second, Feature.SCHOOLS_LIST)
+    assert used(app) == 6  # the quota is the organisation's
+
+
+def test_a_used_up_quota_refuses_with_quota_exceeded_until_the_month_ends() -> None:
+    clock = FixedClock(dt.datetime(2026, 12, 31, 23, 59, 30, tzinfo=dt.UTC))
+    app = make_app(clock, small_catalogue(quota=3))
+    _, caller = issue(app, plan="tiny")
+    for _ in range(3):
+        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    with pytest.raises(QuotaExceeded) as caught:
+        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    assert caught.value.code == "quota_exceeded"
+    assert caught.value.retry_after == 30
+    assert caught.value.reading.quota_remaining == 0
+    assert app.ports.quota.used(organisation="acme", period="2026-12") == 3
+    clock.advance(30)
+    app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    assert app.ports.quota.used(organisation="acme", period="2027-01") == 1
+
+
+def test_quota_is_shared_by_every_key_of_an_organisation() -> None:
+    app = make_app(FixedClock(), small_catalogue(quota=2))
+    _, first = issue(app, plan="tiny")
+    _, second = issue(app, plan=None)
+    app.meter.admit(first, Feature.META)
+    app.meter.admit(second, Feature.META)
+    with pytest.raises(QuotaExceeded):
+        app.meter.admit(first, Feature.META)
+
+
+def test_a_feature_outside_the_plan_is_refused_and_nothing_is_consumed() -> None:
+    app = make_app(FixedClock())
+    _, caller = issue(app)
+    with pytest.raises(FeatureNotInPlan) as caught:
+        app.meter.admit(caller, Feature.FINANCE)
+    assert caught.value.details["feature"] == "finance"
+    assert used(app) == 0
+    assert app.meter.peek(caller).rate_remaining == 5
+
+
+def test_peek_reads_the_meter_without_consuming() -> None:
+    app = make_app(FixedClock())
+    _, caller = issue(app)
+    app.meter.admit(caller, Feature.META)
+    for _ in range(3):
+        reading = app.meter.peek(caller)
+    assert reading.quota_remaining == 999
+    assert reading.rate_remaining == 4
+    assert used(app) == 1
+
+
+class BrokenQuota(InMemoryQuotaCounter):
+    def consume(self, *, organisation: str, period: str, limit: int) -> int | None:
+        raise TimeoutError("quota store timed out")
+
+
+def test_a_failing_quota_counter_is_service_unavailable() -> None:
+    app = make_app(FixedClock())
+    _, caller = issue(app)
+    meter = Meter(rate=InMemoryRateLimiter(), quota=BrokenQuota(), clock=FixedClock())
+    with pytest.raises(DataUnavailable):
+        meter.admit(caller, Feature.META)

@@ -1,0 +1,296 @@
+"""ImportDataset: all or nothing, with provenance and rescoring."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+import pytest
+
+from schooldata.adapters.memory.store import InMemoryStore
+from schooldata.application.import_dataset import DatasetKind, ImportDataset
+from schooldata.application.rescore import compute_scores
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.errors import ImportRejected
+from schooldata.domain.geo import Location
+from schooldata.domain.measure import Measure, parse_ees, reported
+from schooldata.domain.phase import GiasPhase
+from schooldata.domain.results import MeasureRecord
+from schooldata.domain.school import School
+from schooldata.domain.scoring import SuppressionReason
+from schooldata.domain.urn import Urn
+from schooldata.ports.imports import RejectLog
+
+NOW = dt.datetime(2026, 9, 2, 6, 0, tzinfo=dt.UTC)
+KS2 = "ks2_rwm_expected_percent"
+
+
+class FixedClock:
+    def now(self) -> dt.datetime:
+        return NOW
+
+
+def record(name: str = "gias_establishments") -> DatasetRecord:
+    return DatasetRecord(
+        name=name,
+        title="Get Information about Schools",
+        publisher="Department for Education",
+        licence="OGL-UK-3.0",
+        attribution="Contains public sector information licensed under the OGL v3.0.",
+        url="https://example.invalid/gias.csv",
+        extract_date=dt.date(2026, 9, 1),
+        imported_at=dt.datetime(2000, 1, 1, tzinfo=dt.UTC),
+    )
+
+
+def primaries(count: int, start: int = 100001) -> list[School]:
+    return [
+        School(urn=Urn(start + i), name=f"Primary {i}", gias_phase=GiasPhase.PRIMARY)
+        for i in range(count)
+    ]
+
+
+def parsed(rows: list[School | str], log: RejectLog) -> Iterator[School]:
+    """A parser: counts rows, rejects the strings with a reason, yields the schools."""
+    for line, row in enumerate(rows, start=2):
+        log.rows_read += 1
+        if isinstance(row, str):
+            log.reject(line, row)
+        else:
+            yield row
+
+
+def snapshot(store: InMemoryStore) -> tuple[object, ...]:
+    return (store.version(), list(store.iter_all()), store.current())
+
+
+def after_another_import(store: InMemoryStore) -> list[School]:
+    """The schools once an unrelated import has committed (nothing half-written leaks out)."""
+    ImportDataset(store=store, clock=FixedClock()).execute(
+        kind=DatasetKind.LINKS, items=[], log=RejectLog(), record=record("gias_links")
+    )
+    return list(store.iter_all())
+
+
+@pytest.fixture
+def store() -> InMemoryStore:
+    data = InMemoryStore()
+    ImportDataset(store=data, clock=FixedClock()).execute(
+        kind=DatasetKind.SCHOOLS,
+        items=primaries(3, start=900001),
+        log=RejectLog(),
+        record=record(),
+    )
+    return data
+
+
+@pytest.fixture
+def importer(store: InMemoryStore) -> ImportDataset:
+    return ImportDataset(store=store, clock=FixedClock())
+
+
+def test_a_file_with_too_many_bad_rows_is_rejected_and_nothing_changes(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    before = snapshot(store)
+    rows: list[School | str] = [*primaries(50), *(["bad urn"] * 11)]
+    log = RejectLog()
+    with pytest.raises(ImportRejected) as caught:
+        importer.execute(
+            kind=DatasetKind.SCHOOLS, items=parsed(rows, log), log=log, record=record()
+        )
+    assert caught.value.code == "import_rejected"
+    assert "11 of 61" in caught.value.message
+    assert snapshot(store) == before
+    assert after_another_import(store) == before[1]
+
+
+def test_a_few_bad_rows_are_tolerated_and_reported_with_line_numbers(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    rows: list[School | str] = [*primaries(50), *(["bad urn"] * 10)]
+    log = RejectLog()
+    report = importer.execute(
+        kind=DatasetKind.SCHOOLS, items=parsed(rows, log), log=log, record=record()
+    )
+    assert report.rows_read == 60
+    assert report.rows_imported == 50
+    assert report.rows_rejected == 10
+    assert report.rejects[0] == (52, "bad urn")
+    assert len(list(store.iter_all())) == 50
+
+
+def test_the_reject_ratio_scales_with_the_file(importer: ImportDataset) -> None:
+    rows: list[School | str] = [*primaries(2000), *(["bad"] * 20)]
+    log = RejectLog()
+    report = importer.execute(
+        kind=DatasetKind.SCHOOLS, items=parsed(rows, log), log=log, record=record()
+    )
+    assert report.rows_rejected == 20  # 1% of 2020 rows is 20
+
+
+def test_a_crash_mid_file_leaves_the_store_unchanged(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    before = snapshot(store)
+
+    def crashing() -> Iterator[School]:
+        yield from primaries(5)
+        raise OSError("connection reset while downloading")
+
+    with pytest.raises(OSError, match="connection reset"):
+        importer.execute(
+            kind=DatasetKind.SCHOOLS, items=crashing(), log=RejectLog(), record=record()
+        )
+    assert snapshot(store) == before
+    assert after_another_import(store) == before[1]
+
+
+def test_a_successful_import_replaces_the_data_and_records_the_dataset(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    before = store.version()
+    schools = [*primaries(4), School(urn=Urn(100099), name="Gone", status="Closed")]
+    report = importer.execute(
+        kind=DatasetKind.SCHOOLS, items=schools, log=RejectLog(rows_read=5), record=record()
+    )
+    assert report.rows_imported == 4
+    assert store.version() != before
+    assert [s.urn.value for s in store.iter_all()] == [100001, 100002, 100003, 100004]
+    [dataset] = store.current()
+    assert dataset.name == "gias_establishments"
+    assert dataset.imported_at == NOW
+    assert dataset.row_count == 4
+    assert dataset.publisher == "Department for Education"
+
+
+def test_postcodes_import_makes_them_locatable(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    from schooldata.domain.postcode import parse_postcode
+
+    importer.execute(
+        kind=DatasetKind.POSTCODES,
+        items=[("SW1A1AA", Location(51.501, -0.1416))],
+        log=RejectLog(rows_read=1),
+        record=record("codepoint_open"),
+    )
+    assert store.locate(postcode=parse_postcode("sw1a 1aa")) == Location(51.501, -0.1416)
+    assert {d.name for d in store.current()} == {"gias_establishments", "codepoint_open"}
+
+
+def measure_rows(
+    values: dict[int, Measure | float], period: str = "2024/25"
+) -> list[MeasureRecord]:
+    return [
+        MeasureRecord(
+            urn=Urn(urn),
+            dataset="ks2_results",
+            period=period,
+            code=KS2,
+            measure=value if isinstance(value, Measure) else reported(value),
+            cohort=30,
+        )
+        for urn, value in values.items()
+    ]
+
+
+def test_importing_measures_rescores_every_school(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    importer.execute(kind=DatasetKind.SCHOOLS, items=primaries(7), log=RejectLog(), record=record())
+    assert all(s.svc_score is None for s in store.iter_all())
+    values: dict[int, Measure | float] = {
+        100001: 40,
+        100002: 50,
+        100003: 60,
+        100004: 70,
+        100005: 80,
+        100006: parse_ees("c"),
+    }
+    importer.execute(
+        kind=DatasetKind.MEASURES,
+        items=measure_rows(values),
+        log=RejectLog(rows_read=6),
+        record=record("ks2_results"),
+    )
+    by_urn = {s.urn.value: s for s in store.iter_all()}
+    assert [by_urn[u].svc_score for u in range(100001, 100006)] == [10.0, 30.0, 50.0, 70.0, 90.0]
+    assert by_urn[100006].svc_score is None
+    assert by_urn[100006].score_suppressed_reason == SuppressionReason.SMALL_COHORT
+    assert by_urn[100007].svc_score is None
+    assert by_urn[100007].score_suppressed_reason == SuppressionReason.NO_EVIDENCE
+
+
+def test_reimporting_schools_keeps_their_scores(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    importer.execute(kind=DatasetKind.SCHOOLS, items=primaries(5), log=RejectLog(), record=record())
+    importer.execute(
+        kind=DatasetKind.MEASURES,
+        items=measure_rows({100001 + i: 10.0 * i for i in range(5)}),
+        log=RejectLog(),
+        record=record("ks2_results"),
+    )
+    importer.execute(kind=DatasetKind.SCHOOLS, items=primaries(5), log=RejectLog(), record=record())
+    assert all(s.svc_score is not None for s in store.iter_all())
+
+
+def test_a_rejected_measures_import_keeps_the_previous_scores(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    importer.execute(kind=DatasetKind.SCHOOLS, items=primaries(5), log=RejectLog(), record=record())
+    importer.execute(
+        kind=DatasetKind.MEASURES,
+        items=measure_rows({100001 + i: 10.0 * i for i in range(5)}),
+        log=RejectLog(),
+        record=record("ks2_results"),
+    )
+    before = snapshot(store)
+    log = RejectLog(rows_read=20, rejects=[(n, "bad") for n in range(11)])
+    with pytest.raises(ImportRejected):
+        importer.execute(
+            kind=DatasetKind.MEASURES,
+            items=measure_rows({100001 + i: 50.0 for i in range(5)}),
+            log=log,
+            record=record("ks2_results"),
+        )
+    assert snapshot(store) == before
+
+
+# ---------------------------------------------------------------------------- compute_scores
+
+
+def test_each_school_is_scored_on_its_newest_headline_figure() -> None:
+    schools = primaries(5)
+    measures = [
+        *measure_rows({100001 + i: 10.0 * (5 - i) for i in range(5)}, period="2023/24"),
+        *measure_rows({100001 + i: 10.0 * i for i in range(5)}, period="2024/25"),
+    ]
+    scores = compute_scores(schools, measures)
+    assert [scores[s.urn].value for s in schools] == [10.0, 30.0, 50.0, 70.0, 90.0]
+
+
+def test_a_school_whose_newest_figure_is_older_than_its_peers_is_stale() -> None:
+    schools = primaries(6)
+    measures = [
+        *measure_rows({100001 + i: 10.0 * i for i in range(5)}),
+        *measure_rows({100006: 99.0}, period="2023/24"),
+    ]
+    assert compute_scores(schools, measures)[Urn(100006)].reason == SuppressionReason.STALE
+
+
+def test_measures_other_than_the_phase_headline_are_ignored() -> None:
+    schools = primaries(5)
+    other = [
+        MeasureRecord(
+            urn=s.urn,
+            dataset="ks4_results",
+            period="2024/25",
+            code="ks4_attainment8_average",
+            measure=reported(50),
+        )
+        for s in schools
+    ]
+    scores = compute_scores(schools, other)
+    assert {s.reason for s in scores.values()} == {SuppressionReason.NO_EVIDENCE}

@@ -1,0 +1,115 @@
+"""Raw parameters to validated values: one set of rules for every face."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schooldata.application import parameters as p
+from schooldata.domain.errors import InvalidParameter, UnknownParameter
+
+
+def test_unknown_parameters_are_rejected_all_at_once_sorted() -> None:
+    with pytest.raises(UnknownParameter) as caught:
+        p.reject_unknown({"zeta": 1, "q": "x", "alpha": 2}, {"q"})
+    assert caught.value.details == {"parameters": ["alpha", "zeta"]}
+    assert "alpha, zeta" in caught.value.message
+
+
+def test_known_parameters_pass() -> None:
+    p.reject_unknown({"q": "x"}, {"q", "page"})
+    p.reject_unknown({}, set())
+
+
+def test_text_is_stripped_and_absent_is_none() -> None:
+    assert p.text({"q": "  oak  "}, "q") == "oak"
+    assert p.text({}, "q") is None
+
+
+@pytest.mark.parametrize("value", ["a", "   a  ", ""])
+def test_text_shorter_than_the_minimum_is_rejected(value: str) -> None:
+    with pytest.raises(InvalidParameter) as caught:
+        p.text({"q": value}, "q", min_length=2)
+    assert caught.value.parameter == "q"
+
+
+def test_text_longer_than_the_maximum_is_rejected() -> None:
+    assert p.text({"q": "x" * 200}, "q") == "x" * 200
+    with pytest.raises(InvalidParameter, match="at most 200"):
+        p.text({"q": "x" * 201}, "q")
+
+
+@pytest.mark.parametrize("value", [1, 1.5, ["oak"], True])
+def test_text_must_be_a_string(value: object) -> None:
+    with pytest.raises(InvalidParameter, match="string"):
+        p.text({"q": value}, "q")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("10", 10), (" 7 ", 7), ("+3", 3), (7, 7), (7.0, 7), ("007", 7)]
+)
+def test_integers_are_read_from_text_and_numbers(value: object, expected: int) -> None:
+    assert p.integer({"n": value}, "n") == expected
+
+
+@pytest.mark.parametrize(
+    "value", ["1.5", "ten", "", "١٢", "1e3", "9" * 13, True, False, 1.5, [1], "-", "0x10"]
+)
+def test_non_integers_are_rejected(value: object) -> None:
+    with pytest.raises(InvalidParameter) as caught:
+        p.integer({"n": value}, "n")
+    assert caught.value.parameter == "n"
+
+
+@pytest.mark.parametrize("value", ["--5", "+-5", "-+5"])
+def test_integers_with_repeated_signs_are_rejected(value: str) -> None:
+    with pytest.raises(InvalidParameter):
+        p.integer({"n": value}, "n")
+
+
+@pytest.mark.parametrize(("value", "message"), [(0, "between 1 and 4"), (5, "between 1 and 4")])
+def test_integer_bounds_name_the_range(value: int, message: str) -> None:
+    with pytest.raises(InvalidParameter, match=message):
+        p.integer({"n": value}, "n", minimum=1, maximum=4)
+
+
+def test_a_one_sided_integer_bound_is_enforced() -> None:
+    with pytest.raises(InvalidParameter, match="at least 1"):
+        p.integer({"page": "0"}, "page", minimum=1)
+    with pytest.raises(InvalidParameter, match="at most 9"):
+        p.integer({"n": "10"}, "n", maximum=9)
+
+
+@settings(max_examples=50)
+@given(st.integers(min_value=-(10**11 - 1), max_value=10**11 - 1))
+def test_any_written_integer_reads_back(value: int) -> None:
+    assert p.integer({"n": str(value)}, "n") == value
+
+
+@pytest.mark.parametrize(("value", "expected"), [("0.5", 0.5), (" 2 ", 2.0), (3, 3.0), (2.5, 2.5)])
+def test_numbers_are_read_from_text_and_numbers(value: object, expected: float) -> None:
+    assert p.number({"x": value}, "x") == expected
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e999", "abc", "", True, math.nan, [1.0]])
+def test_non_finite_or_non_numeric_values_are_rejected(value: object) -> None:
+    with pytest.raises(InvalidParameter) as caught:
+        p.number({"x": value}, "x")
+    assert caught.value.parameter == "x"
+
+
+def test_number_bounds_are_inclusive() -> None:
+    assert p.number({"r": "0.1"}, "r", minimum=0.1, maximum=100) == 0.1
+    assert p.number({"r": "100"}, "r", minimum=0.1, maximum=100) == 100
+    with pytest.raises(InvalidParameter, match=r"between 0\.1 and 100"):
+        p.number({"r": "100.01"}, "r", minimum=0.1, maximum=100)
+
+
+def test_choice_is_case_insensitive_and_returns_the_lower_case_option() -> None:
+    assert p.choice({"sort": " Name "}, "sort", ("name", "urn")) == "name"
+    assert p.choice({}, "sort", ("name",)) is None
+    with pytest.raises(InvalidParameter, match="name, urn"):
+        p.choice({"sort": "size"}, "sort", ("name", "urn"))

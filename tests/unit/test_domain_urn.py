@@ -1,0 +1,111 @@
+"""Urn.parse: exactly six ASCII digits, nothing repaired."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schooldata.domain.errors import InvalidParameter, InvalidUrn
+from schooldata.domain.urn import Urn
+
+SIX_ASCII_DIGITS = re.compile(r"[0-9]{6}")
+
+
+@settings(max_examples=50)
+@given(st.from_regex(r"[0-9]{6}", fullmatch=True))
+def test_any_six_digit_string_round_trips_through_str(raw: str) -> None:
+    assert str(Urn.parse(raw)) == raw
+
+
+@settings(max_examples=50)
+@given(
+    st.one_of(
+        st.text(max_size=12),
+        st.from_regex(r"[0-9]{0,5}|[0-9]{7,10}", fullmatch=True),
+        st.text(alphabet=st.characters(categories=["Nd"]), min_size=6, max_size=6),
+        st.from_regex(r"[ \t\n+\-]?[0-9]{6}[ \t\n]?", fullmatch=True),
+    ).filter(lambda s: SIX_ASCII_DIGITS.fullmatch(s) is None)
+)
+def test_any_other_text_is_an_invalid_urn(raw: str) -> None:
+    with pytest.raises(InvalidUrn):
+        Urn.parse(raw)
+
+
+def test_parses_six_digits_to_their_number() -> None:
+    assert Urn.parse("100000").value == 100000
+    assert Urn.parse("012345").value == 12345
+
+
+def test_keeps_leading_zeros_when_printed() -> None:
+    assert str(Urn.parse("000042")) == "000042"
+    assert str(Urn(42)) == "000042"
+
+
+def test_accepts_a_six_digit_integer() -> None:
+    assert Urn.parse(123456) == Urn(123456)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "12345",
+        "1234567",
+        "",
+        " 123456",
+        "123456 ",
+        "123 456",
+        "+12345",
+        "-12345",
+        "+123456",
+        "12345a",
+        "１２３４５６",  # fullwidth digits
+        "١٢٣٤٥٦",  # Arabic-Indic digits
+        "12345\n",
+        "0x1234",
+        "1e5000",
+    ],
+)
+def test_rejects_text_that_is_not_exactly_six_ascii_digits(raw: str) -> None:
+    with pytest.raises(InvalidUrn):
+        Urn.parse(raw)
+
+
+def test_rejects_a_five_digit_urn() -> None:
+    with pytest.raises(InvalidUrn):
+        Urn.parse("10000")
+
+
+def test_rejects_a_seven_digit_urn() -> None:
+    with pytest.raises(InvalidUrn):
+        Urn.parse("1000000")
+
+
+@pytest.mark.parametrize("raw", [12345, 1234567, -123456, True, 123456.0, None, b"123456"])
+def test_rejects_values_that_are_not_six_digit_text_or_integers(raw: object) -> None:
+    with pytest.raises(InvalidUrn):
+        Urn.parse(raw)
+
+
+def test_invalid_urn_is_an_invalid_parameter_named_urn_with_its_own_code() -> None:
+    with pytest.raises(InvalidUrn) as caught:
+        Urn.parse("abc")
+    assert isinstance(caught.value, InvalidParameter)
+    assert caught.value.code == "invalid_urn"
+    assert caught.value.details == {"parameter": "urn"}
+
+
+def test_invalid_urn_message_does_not_echo_a_huge_input_whole() -> None:
+    with pytest.raises(InvalidUrn) as caught:
+        Urn.parse("9" * 10_000)
+    assert len(caught.value.message) < 120
+
+
+def test_orders_urns_numerically() -> None:
+    assert sorted([Urn.parse("100010"), Urn.parse("000100"), Urn.parse("099999")]) == [
+        Urn(100),
+        Urn(99999),
+        Urn(100010),
+    ]

@@ -1,0 +1,152 @@
+"""Reading publishers' files: encodings, gzip, sources, CSV records, counting and progress."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from schooldata.adapters.importers import files
+from schooldata.adapters.importers.files import (
+    Columns,
+    RowCounter,
+    csv_rows,
+    expand_sources,
+    plain_rows,
+    read_header,
+    single_file,
+)
+from schooldata.domain.errors import ImportRejected
+from schooldata.ports.imports import RejectLog
+
+
+def write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def fields(path: Path) -> list[list[str]]:
+    return [row for _, row in csv_rows(path)]
+
+
+@pytest.fixture(params=[4, 5, 1 << 20], ids=["chunk4", "chunk5", "chunk1MiB"])
+def chunk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Run decoding tests with tiny chunks too, so multi-byte characters straddle chunks."""
+    size: int = request.param
+    monkeypatch.setattr(files, "_CHUNK", size)
+    return size
+
+
+def test_cp1252_0x92_comes_back_as_a_right_single_quote(tmp_path: Path, chunk: int) -> None:
+    path = write(tmp_path / "a.csv", b'"Name"\r\n"St Mary\x92s"\r\n')
+    assert fields(path) == [["Name"], ["St Mary’s"]]
+
+
+def test_a_cp1252_byte_after_much_ascii_still_decodes(tmp_path: Path, chunk: int) -> None:
+    body = b"x\n" * 5000 + b"Caf\xe9\n"
+    path = write(tmp_path / "a.csv", body)
+    rows = fields(path)
+    assert rows[-1] == ["Café"]
+    assert len(rows) == 5001
+
+
+def test_utf8_with_and_without_bom(tmp_path: Path, chunk: int) -> None:
+    text = "Name\nÉcole Française ’\n".encode()
+    assert fields(write(tmp_path / "a.csv", text))[1] == ["École Française ’"]
+    bom = fields(write(tmp_path / "b.csv", b"\xef\xbb\xbf" + text))
+    assert bom[0] == ["Name"]  # the BOM is not part of the first column's name
+
+
+def test_a_byte_undefined_in_cp1252_is_refused_not_replaced(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.csv", b"Name\nBad\x81byte\n")
+    with pytest.raises(ImportRejected, match=r"0x81 at offset 8 .*neither UTF-8 nor Windows-1252"):
+        fields(path)
+
+
+def test_utf8_text_then_a_stray_cp1252_byte_is_refused(tmp_path: Path, chunk: int) -> None:
+    # Once real UTF-8 was decoded, switching to cp1252 would garble what came before.
+    path = write(tmp_path / "a.csv", "Café\n".encode() + b"St Mary\x92s\n")
+    with pytest.raises(ImportRejected, match="0x92 at offset 13 is not valid UTF-8"):
+        fields(path)
+
+
+def test_gzip_is_recognised_by_content_whatever_the_name(tmp_path: Path) -> None:
+    data = gzip.compress(b'"AB10 1AB",10\n')
+    for name in ("a.csv.gz", "b.csv"):
+        assert fields(write(tmp_path / name, data)) == [["AB10 1AB", "10"]]
+
+
+def test_a_truncated_gzip_is_refused_with_its_name(tmp_path: Path) -> None:
+    data = gzip.compress(b'"AB10 1AB",10\n' * 1000)
+    path = write(tmp_path / "ab.csv.gz", data[: len(data) // 2])
+    with pytest.raises(ImportRejected, match=r"ab\.csv\.gz cannot be read"):
+        fields(path)
+
+
+def test_records_report_the_line_they_start_on(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.csv", b'h1,h2\r\n1,"two\r\nlines"\r\n\r\n3,x\r\n')
+    assert list(csv_rows(path)) == [(1, ["h1", "h2"]), (2, ["1", "two\r\nlines"]), (5, ["3", "x"])]
+
+
+def test_plain_rows_reads_every_record(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.csv.gz", gzip.compress(b'"A",1\n"B",2\n'))
+    with plain_rows(path) as rows:
+        assert list(rows) == [["A", "1"], ["B", "2"]]
+
+
+def test_a_header_is_trimmed_and_an_empty_file_is_refused(tmp_path: Path) -> None:
+    assert read_header(write(tmp_path / "a.csv", b'" URN ","Name"\n')) == ["URN", "Name"]
+    with pytest.raises(ImportRejected, match="empty"):
+        read_header(write(tmp_path / "b.csv", b""))
+
+
+def test_columns_refuse_a_file_missing_required_names(tmp_path: Path) -> None:
+    path = write(tmp_path / "a.csv", b"URN,Other\n")
+    with pytest.raises(ImportRejected, match=r"missing column.*'EstablishmentName'"):
+        Columns.read(path, required=["URN", "EstablishmentName"], what="GIAS establishments")
+
+
+def test_a_directory_expands_to_its_data_files_recursively(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    for name in ("b.csv", "a.csv.gz", "sub/c.CSV", "notes.txt", "d.csv.zip"):
+        write(tmp_path / name, b"x\n")
+    assert [p.relative_to(tmp_path).as_posix() for p in expand_sources(tmp_path)] == [
+        "a.csv.gz",
+        "b.csv",
+        "sub/c.CSV",
+    ]
+
+
+def test_globs_lists_and_single_files_expand(tmp_path: Path) -> None:
+    a, b = write(tmp_path / "a.csv", b"x\n"), write(tmp_path / "b.csv", b"x\n")
+    assert expand_sources(str(tmp_path / "*.csv")) == [a, b]
+    assert expand_sources([b, str(a)]) == [b, a]
+    assert expand_sources(a) == [a]
+
+
+def test_nothing_to_read_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ImportRejected, match="No such file"):
+        expand_sources(tmp_path / "missing.csv")
+    with pytest.raises(ImportRejected, match="No data files"):
+        expand_sources(str(tmp_path / "*.csv"))
+    with pytest.raises(ImportRejected, match="No data files"):
+        expand_sources(tmp_path)
+
+
+def test_single_file_datasets_refuse_several_files(tmp_path: Path) -> None:
+    write(tmp_path / "a.csv", b"x\n")
+    write(tmp_path / "b.csv", b"x\n")
+    with pytest.raises(ImportRejected, match="exactly one file; got 2"):
+        single_file(tmp_path, "A GIAS establishments extract")
+
+
+def test_row_counter_counts_and_reports_progress_every_n_rows() -> None:
+    log, seen = RejectLog(), []
+    counter = RowCounter(log, seen.append, every=3)
+    for _ in range(7):
+        counter.row()
+    counter.add(5)
+    counter.done()
+    assert log.rows_read == 12
+    assert seen == [3, 6, 12, 12]

@@ -1,0 +1,113 @@
+"""The importer table the CLI uses, its provenance records, and a parse -> import round trip."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from schooldata.adapters.importers.registry import (
+    IMPORTERS,
+    OGL,
+    PLACEHOLDER_IMPORTED_AT,
+)
+from schooldata.adapters.memory.store import InMemoryStore
+from schooldata.application.import_dataset import DatasetKind, ImportDataset
+from schooldata.domain.postcode import parse_postcode
+from schooldata.domain.urn import Urn
+from schooldata.ports.imports import RejectLog
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "importers"
+SOURCES = {
+    "gias": FIXTURES / "edubasealldata20250401.csv",
+    "links": FIXTURES / "links_edubasealldata20250422.csv",
+    "postcodes": FIXTURES / "codepoint",
+    "ks4-info": FIXTURES / "202425_information_about_schools_provisional.csv",
+}
+NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+
+
+class FixedClock:
+    def now(self) -> dt.datetime:
+        return NOW
+
+
+def test_the_cli_names_and_their_kinds() -> None:
+    assert {name: imp.kind for name, imp in IMPORTERS.items()} == {
+        "gias": DatasetKind.SCHOOLS,
+        "links": DatasetKind.LINKS,
+        "postcodes": DatasetKind.POSTCODES,
+        "ks4-info": DatasetKind.MEASURES,
+    }
+
+
+@pytest.mark.parametrize("name", sorted(IMPORTERS))
+def test_every_record_carries_licence_attribution_and_source(name: str) -> None:
+    record = IMPORTERS[name].record_for(SOURCES[name])
+    assert record.licence == OGL == "Open Government Licence v3.0"
+    assert record.attribution
+    assert "{year}" not in record.attribution
+    assert record.publisher
+    assert record.title
+    assert record.url
+    assert record.cadence
+    assert record.coverage
+    assert record.imported_at == PLACEHOLDER_IMPORTED_AT
+    assert "{year}" not in IMPORTERS[name].record.attribution
+
+
+def test_gias_extract_dates_come_from_the_file_names() -> None:
+    assert IMPORTERS["gias"].record_for(SOURCES["gias"]).extract_date == dt.date(2025, 4, 1)
+    assert IMPORTERS["links"].record_for(SOURCES["links"]).extract_date == dt.date(2025, 4, 22)
+
+
+def test_postcode_records_follow_the_detected_format() -> None:
+    codepoint = IMPORTERS["postcodes"].record_for(
+        SOURCES["postcodes"], extract_date=dt.date(2025, 10, 17)
+    )
+    assert (codepoint.name, codepoint.publisher) == ("codepoint_open", "Ordnance Survey")
+    assert "Contains OS data © Crown copyright and database right 2025." in codepoint.attribution
+    assert codepoint.extract_date == dt.date(2025, 10, 17)
+    onspd = IMPORTERS["postcodes"].record_for(FIXTURES / "ONSPD_NOV_2025_UK_sample.csv")
+    assert (onspd.name, onspd.extract_date) == ("onspd", dt.date(2025, 11, 1))
+
+
+def test_ks4_period_and_release_come_from_the_file_name() -> None:
+    record = IMPORTERS["ks4-info"].record_for(SOURCES["ks4-info"])
+    assert record.period == "2024/25"
+    assert record.title.endswith("(provisional)")
+    assert record.name == "ks4_information"
+
+
+@pytest.mark.parametrize("name", sorted(IMPORTERS))
+def test_each_importer_runs_through_the_import_use_case(name: str) -> None:
+    store = InMemoryStore()
+    importer = IMPORTERS[name]
+    log = RejectLog()
+    report = ImportDataset(store=store, clock=FixedClock()).execute(
+        kind=importer.kind,
+        items=importer.parse(SOURCES[name], log),
+        log=log,
+        record=importer.record_for(SOURCES[name]),
+    )
+    assert report.rows_read == log.rows_read > 0
+    assert report.rows_imported > 0
+    (current,) = [r for r in store.current() if r.name == importer.record.name]
+    assert current.imported_at == NOW
+
+
+def test_imported_schools_and_postcodes_are_served() -> None:
+    store = InMemoryStore()
+    use_case = ImportDataset(store=store, clock=FixedClock())
+    for name in ("gias", "postcodes"):
+        importer, log = IMPORTERS[name], RejectLog()
+        use_case.execute(
+            kind=importer.kind,
+            items=importer.parse(SOURCES[name], log),
+            log=log,
+            record=importer.record_for(SOURCES[name]),
+        )
+    assert store.get(urn=Urn(100001)) is not None
+    assert store.get(urn=Urn(100003)) is None  # closed: parsed, not served
+    assert store.locate(postcode=parse_postcode("sw1a 1aa")) is not None
