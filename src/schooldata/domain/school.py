@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import datetime as dt
+from functools import cached_property
 
 from attrs import field, frozen
 
 from schooldata.domain.geo import Location
 from schooldata.domain.ofsted import HistoricGrade
 from schooldata.domain.phase import GiasPhase, Phase, api_phase
+from schooldata.domain.text import normalise, tokens
 from schooldata.domain.urn import Urn
+
+
+@frozen
+class SearchText:
+    name: str
+    name_tokens: tuple[str, ...]
+    other_tokens: tuple[str, ...]
+    authority: str
+    type_name: str
+    gender: str
+
 
 OPEN_STATUSES = frozenset({"Open", "Open, but proposed to close"})
 
@@ -73,6 +86,20 @@ class School:
     @property
     def phase(self) -> Phase | None:
         return api_phase(self.gias_phase)
+
+    @cached_property
+    def search_text(self) -> SearchText:
+        """Normalised name, name words and authority/type words: computed once per record,
+        because search compares them for every candidate of every query."""
+        name = normalise(self.name)
+        return SearchText(
+            name=name,
+            name_tokens=tuple(name.split()),
+            other_tokens=(*tokens(self.la_name), *tokens(self.type_name)),
+            authority=normalise(self.la_name or ""),
+            type_name=normalise(self.type_name or ""),
+            gender=normalise(self.gender or ""),
+        )
 
     @property
     def score_suppressed(self) -> bool:

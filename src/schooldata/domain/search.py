@@ -135,9 +135,8 @@ def text_relevance(text: TextQuery, school: School) -> float | None:
     """The text score of a school, or None when some query token matches nothing."""
     if not text.tokens:
         return None
-    name_norm = normalise(school.name)
-    name_tokens = name_norm.split()
-    other_tokens = [*tokens(school.la_name), *tokens(school.type_name)]
+    text_of = school.search_text
+    name_norm, name_tokens, other_tokens = text_of.name, text_of.name_tokens, text_of.other_tokens
     score = 0.0
     for token in text.tokens:
         best = _token_score(token, name_tokens, exact=30.0, prefix=20.0)
@@ -155,7 +154,7 @@ def text_relevance(text: TextQuery, school: School) -> float | None:
     return score
 
 
-def _token_score(token: str, candidates: list[str], *, exact: float, prefix: float) -> float:
+def _token_score(token: str, candidates: tuple[str, ...], *, exact: float, prefix: float) -> float:
     best = 0.0
     for candidate in candidates:
         if candidate == token:
@@ -170,9 +169,10 @@ def _matches_filters(query: SchoolQuery, school: School) -> bool:
         return False
     if query.local_authority is not None and not _same_authority(query.local_authority, school):
         return False
-    if query.type_name is not None and normalise(school.type_name or "") != query.type_name:
+    text_of = school.search_text
+    if query.type_name is not None and text_of.type_name != query.type_name:
         return False
-    if query.gender is not None and normalise(school.gender or "") != query.gender:
+    if query.gender is not None and text_of.gender != query.gender:
         return False
     if query.ofsted_rating is not None and school.ofsted_rating != query.ofsted_rating:
         return False
@@ -182,7 +182,7 @@ def _matches_filters(query: SchoolQuery, school: School) -> bool:
 
 
 def _same_authority(wanted: str, school: School) -> bool:
-    return wanted in {normalise(school.la_name or ""), (school.la_code or "").lower()}
+    return wanted == school.search_text.authority or wanted == (school.la_code or "").lower()
 
 
 def match(query: SchoolQuery, school: School) -> SearchHit | None:
@@ -215,7 +215,7 @@ def sort_key(order: SortOrder) -> Callable[[SearchHit], tuple[object, ...]]:
     if order is SortOrder.RELEVANCE:
         return lambda h: (-h.relevance, h.school.urn.value)
     if order is SortOrder.NAME:
-        return lambda h: (normalise(h.school.name), h.school.urn.value)
+        return lambda h: (h.school.search_text.name, h.school.urn.value)
     if order is SortOrder.SCORE:
         return lambda h: (
             h.school.svc_score is None,
