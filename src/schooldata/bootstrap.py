@@ -132,7 +132,7 @@ def build_asgi(app: Application, settings: Settings) -> Any:
     from schooldata.entrypoints.mcp_server.mount import build_mount
     from schooldata.entrypoints.rest.app import create_app
 
-    mount = build_mount(app)
+    mount = build_mount(app, base_url=settings.base_url, max_body_bytes=settings.max_body_bytes)
     return create_app(
         app,
         base_url=settings.base_url,

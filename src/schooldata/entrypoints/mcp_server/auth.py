@@ -1,0 +1,83 @@
+"""Credentials on an MCP HTTP request -> the caller, once, before the SDK sees the request.
+
+DECISIONS (Authentication 6): no credentials -> anonymous (the public tools); a valid key ->
+the commercial tools; bad credentials -> HTTP 401 with the commercial error body, never a silent
+downgrade. Discovery, ping, initialize and tools/list authenticate like tools/call does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from functools import partial
+from typing import Any
+
+import anyio.to_thread
+
+from schooldata.application.access import Caller
+from schooldata.application.service import Application
+from schooldata.domain.errors import DataUnavailable
+from schooldata.domain.keys import AuthenticationFailed
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Send = Callable[[Message], Awaitable[None]]
+
+# Set by the outer transport layer on every HTTP request (X-Request-Id).
+REQUEST_ID_KEY = "schooldata.request_id"
+NO_STORE = (b"cache-control", b"no-store")
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    """The first value of a request header (ASGI names are lower case)."""
+    headers: Iterable[tuple[bytes, bytes]] = scope.get("headers", ())
+    for key, value in headers:
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
+def request_id_of(scope: Scope) -> str:
+    return str(scope.get(REQUEST_ID_KEY, ""))
+
+
+async def authenticate(app: Application, scope: Scope) -> Caller | None:
+    """None when the request carries no credentials. Raises AuthenticationFailed (401) or
+    DataUnavailable (503). The key store may do I/O, so a keyed lookup runs on a worker thread."""
+    authorization = header(scope, b"authorization")
+    x_api_key = header(scope, b"x-api-key")
+    if authorization is None and x_api_key is None:
+        return None
+    return await anyio.to_thread.run_sync(
+        partial(app.authenticate.execute, authorization=authorization, x_api_key=x_api_key)
+    )
+
+
+def commercial_error_body(
+    scope: Scope, code: str, message: str, details: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {
+        "error": {
+            "code": code,
+            "message": message,
+            "request_id": request_id_of(scope),
+            "details": details or {},
+        }
+    }
+
+
+async def send_auth_failure(
+    scope: Scope, send: Send, error: AuthenticationFailed | DataUnavailable
+) -> None:
+    """401 (with `WWW-Authenticate: Bearer`) or 503, in the commercial error shape."""
+    status = 503 if isinstance(error, DataUnavailable) else 401
+    body = json.dumps(commercial_error_body(scope, error.code, error.message)).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        NO_STORE,
+    ]
+    if status == 401:
+        headers.append((b"www-authenticate", b'Bearer realm="schooldata"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,199 @@
+"""The ASGI wrapper around the SDK's stateless JSON transport: what the SDK does not know.
+
+In order, for each HTTP request to `/mcp`:
+1. Only POST: a stateless server offers no GET stream and no sessions to DELETE (405).
+2. Host/Origin (DNS rebinding) and Content-Type, with the deliberate allow-list of `mount`.
+3. A version header naming a handshake version we do not serve (2024-11-05) -> 400, -32022.
+4. Credentials -> the caller (bad credentials -> 401 with the commercial body).
+5. The SDK answers. On the way out: the six metering headers on every keyed response (the
+   reading of the use a tools/call consumed, else the current reading), and a -32022 answer's
+   `supported` list completed with the handshake versions served on the same URL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any, Protocol
+
+import anyio.to_thread
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
+from starlette.requests import Request
+
+from schooldata.application.service import Application
+from schooldata.domain.errors import DataUnavailable
+from schooldata.domain.keys import AuthenticationFailed
+from schooldata.entrypoints.mcp_server import state
+from schooldata.entrypoints.mcp_server.auth import (
+    NO_STORE,
+    authenticate,
+    header,
+    request_id_of,
+    send_auth_failure,
+)
+from schooldata.entrypoints.mcp_server.server import SUPPORTED_VERSIONS
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+MAX_ID_PEEK_BYTES = 64 * 1024
+
+
+class SessionSource(Protocol):
+    """Where the running session manager is (None outside the lifespan)."""
+
+    @property
+    def manager(self) -> StreamableHTTPSessionManager | None: ...
+
+
+def base_url_of(scope: Scope) -> str:
+    """As REST derives it when no base URL is configured: scheme, Host, root path."""
+    host = header(scope, b"host")
+    if host is None:
+        server = scope.get("server") or ("localhost", None)
+        host = server[0] if server[1] in (None, 80, 443) else f"{server[0]}:{server[1]}"
+    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}".rstrip("/")
+
+
+class McpEndpoint:
+    def __init__(
+        self,
+        app: Application,
+        *,
+        sessions: SessionSource,
+        security: TransportSecuritySettings,
+        base_url: str | None,
+    ) -> None:
+        self._app = app
+        self._sessions = sessions
+        self._guard = TransportSecurityMiddleware(security)
+        self._base_url = base_url.rstrip("/") if base_url else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # pragma: no cover - Litestar routes only HTTP here
+            return
+        if scope["method"] != "POST":
+            await _plain(send, 405, b"", [(b"allow", b"POST")])
+            return
+        refusal = await self._guard.validate_request(Request(scope, receive), is_post=True)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        version = header(scope, b"mcp-protocol-version")
+        if (
+            version is not None
+            and version in KNOWN_PROTOCOL_VERSIONS
+            and version not in SUPPORTED_VERSIONS
+        ):
+            await _unsupported_version(version, receive, send)
+            return
+        try:
+            caller = await authenticate(self._app, scope)
+        except (AuthenticationFailed, DataUnavailable) as error:
+            await send_auth_failure(scope, send, error)
+            return
+        manager = self._sessions.manager
+        if manager is None:
+            await _plain(send, 503, b"The MCP endpoint is not running.", [])
+            return
+        request = state.McpRequest(
+            caller=caller,
+            request_id=request_id_of(scope),
+            base_url=self._base_url or base_url_of(scope),
+        )
+        with state.bound(request):
+            await manager.handle_request(scope, receive, _ResponseEditor(self._app, request, send))
+
+
+class _ResponseEditor:
+    """Adds the metering headers to keyed responses; completes a -32022 `supported` list."""
+
+    def __init__(self, app: Application, request: state.McpRequest, send: Send) -> None:
+        self._app = app
+        self._request = request
+        self._send = send
+        self._held: Message | None = None
+        self._chunks: list[bytes] = []
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            extra = await self._extra()
+            replaced = {name for name, _ in extra}
+            kept = [h for h in message.get("headers", []) if h[0].lower() not in replaced]
+            message = {**message, "headers": [*kept, *extra]}
+            if message["status"] == 400:  # perhaps a version rejection: hold it to edit the body
+                self._held = message
+                return
+        elif message["type"] == "http.response.body" and self._held is not None:
+            self._chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            body = _complete_supported(b"".join(self._chunks))
+            headers = [h for h in self._held["headers"] if h[0].lower() != b"content-length"]
+            headers.append((b"content-length", str(len(body)).encode()))
+            await self._send({**self._held, "headers": headers})
+            message = {"type": "http.response.body", "body": body}
+        await self._send(message)
+
+    async def _extra(self) -> list[tuple[bytes, bytes]]:
+        caller = self._request.caller
+        if caller is None:
+            return []
+        reading = self._request.reading
+        if reading is None:  # nothing consumed (discovery, listing, a refused call): as it stands
+            try:
+                reading = await anyio.to_thread.run_sync(self._app.meter.peek, caller)
+            except DataUnavailable:
+                return [NO_STORE]
+        return [(k.lower().encode(), v.encode()) for k, v in reading.headers().items()] + [NO_STORE]
+
+
+def _complete_supported(body: bytes) -> bytes:
+    try:
+        decoded = json.loads(body)
+    except ValueError:
+        return body
+    error = decoded.get("error") if isinstance(decoded, dict) else None
+    if not isinstance(error, dict) or error.get("code") != UNSUPPORTED_PROTOCOL_VERSION:
+        return body
+    data = error.get("data")
+    error["data"] = {
+        **(data if isinstance(data, dict) else {}),
+        "supported": list(SUPPORTED_VERSIONS),
+    }
+    return json.dumps(decoded, separators=(",", ":")).encode()
+
+
+async def _unsupported_version(version: str, receive: Receive, send: Send) -> None:
+    request_id: Any = None
+    body = b""
+    while len(body) <= MAX_ID_PEEK_BYTES:  # only to echo the request id
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body", False):
+            break
+    try:
+        decoded = json.loads(body)
+        request_id = decoded.get("id") if isinstance(decoded, dict) else None
+    except ValueError:
+        pass
+    payload = {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "error": {
+            "code": UNSUPPORTED_PROTOCOL_VERSION,
+            "message": "Unsupported protocol version",
+            "data": {"supported": list(SUPPORTED_VERSIONS), "requested": version},
+        },
+    }
+    await _plain(send, 400, json.dumps(payload).encode(), [(b"content-type", b"application/json")])
+
+
+async def _plain(send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> None:
+    headers = [*headers, (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

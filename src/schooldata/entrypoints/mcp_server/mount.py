@@ -1,0 +1,119 @@
+"""Mount the MCP endpoint in the Litestar app: one ASGI route at `/mcp` and one lifespan.
+
+`bootstrap.build_asgi` calls `build_mount(app)` and hands `.route_handlers` and `.lifespan` to
+the REST app factory, so REST never imports this package.
+
+Transport security (DNS-rebinding protection) stays on, with a deliberate allow-list: loopback
+hosts on any port, the in-process test client's `testserver.local`, the host of `base_url`
+when one is configured, and any `allowed_hosts`/`allowed_origins` given. A public deployment
+passes its public base URL (`SCHOOLDATA_BASE_URL`): `build_mount(app, base_url=settings.base_url)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+from attrs import frozen
+from litestar import asgi
+from litestar.types import Receive, Scope, Send
+from mcp.server import Server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+
+from schooldata.application.service import Application
+from schooldata.entrypoints.mcp_server import endpoint
+from schooldata.entrypoints.mcp_server.server import build_server
+
+MCP_PATH = "/mcp"
+MAX_BODY_BYTES = 64 * 1024
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+TEST_CLIENT_HOST = "testserver.local"
+
+
+@frozen(kw_only=True)
+class McpMount:
+    route_handlers: list[Any]
+    lifespan: list[Callable[[Any], AbstractAsyncContextManager[None]]]
+
+
+def transport_security(
+    base_url: str | None,
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+) -> TransportSecuritySettings:
+    hosts = [*LOOPBACK_HOSTS, *(f"{h}:*" for h in LOOPBACK_HOSTS), TEST_CLIENT_HOST]
+    origins = [
+        f"{scheme}://{h}{port}"
+        for scheme in ("http", "https")
+        for h in LOOPBACK_HOSTS
+        for port in ("", ":*")
+    ]
+    if base_url:
+        public = urlsplit(base_url)
+        hosts.append(public.netloc)
+        origins.append(f"{public.scheme}://{public.netloc}")
+    hosts.extend(allowed_hosts)
+    origins.extend(allowed_origins)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
+
+
+class SessionSlot:
+    """Runs the SDK's stateless JSON session manager for the length of one app lifespan.
+
+    A manager can run only once, so each lifespan gets a new one (an app may be started again,
+    as tests do)."""
+
+    def __init__(
+        self, server: Server[Any], *, security: TransportSecuritySettings, max_body_bytes: int
+    ) -> None:
+        self._server = server
+        self._security = security
+        self._max_body_bytes = max_body_bytes
+        self._manager: StreamableHTTPSessionManager | None = None
+
+    @property
+    def manager(self) -> StreamableHTTPSessionManager | None:
+        return self._manager
+
+    @asynccontextmanager
+    async def run(self, _app: Any = None) -> AsyncIterator[None]:
+        manager = StreamableHTTPSessionManager(
+            app=self._server,
+            json_response=True,
+            stateless=True,
+            security_settings=self._security,
+            max_request_body_size=self._max_body_bytes,
+        )
+        async with manager.run():
+            self._manager = manager
+            try:
+                yield
+            finally:
+                self._manager = None
+
+
+def build_mount(
+    app: Application,
+    *,
+    base_url: str | None = None,
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+    max_body_bytes: int = MAX_BODY_BYTES,
+) -> McpMount:
+    security = transport_security(base_url, allowed_hosts, allowed_origins)
+    server = build_server(app, fallback_base_url=base_url or "http://localhost")
+    slot = SessionSlot(server, security=security, max_body_bytes=max_body_bytes)
+    handler = endpoint.McpEndpoint(app, sessions=slot, security=security, base_url=base_url)
+
+    @asgi(MCP_PATH, copy_scope=True)
+    async def mcp(scope: Scope, receive: Receive, send: Send) -> None:
+        await handler(
+            cast(endpoint.Scope, scope), cast(endpoint.Receive, receive), cast(endpoint.Send, send)
+        )
+
+    return McpMount(route_handlers=[mcp], lifespan=[slot.run])

@@ -1,0 +1,145 @@
+"""The MCP server, on the SDK's low-level `Server`: exact control over what is advertised.
+
+- Capabilities: tools only (no prompts, resources, logging or completions are advertised,
+  because none exist).
+- `server/discover` (2026-07-28) lists every version the endpoint serves, the handshake ones
+  included, with cache hints: discovery is the same for everyone (`public`), a tool list depends
+  on the credentials (`private`).
+- `initialize` (2025-03-26, 2025-06-18, 2025-11-25): a client asking for a version we do not
+  serve (2024-11-05) is offered our newest handshake version, as the lifecycle rules say.
+- `tools/list`: the caller's tools. `tools/call`: an unknown tool is a protocol error (-32602);
+  a tool that ran and failed is a result with `isError: true`. Tools run on worker threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+import anyio.to_thread
+import mcp_types as types
+from mcp.server import CacheHint, Server, ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
+
+import schooldata
+from schooldata.application.about import PROTOCOL_VERSIONS
+from schooldata.application.access import Caller
+from schooldata.application.service import Application
+from schooldata.entrypoints.mcp_server import state
+from schooldata.entrypoints.mcp_server.invoke import invoke
+from schooldata.entrypoints.mcp_server.tools import ToolCatalogue, ToolSpec
+
+SUPPORTED_VERSIONS: tuple[str, ...] = PROTOCOL_VERSIONS  # newest first
+HANDSHAKE_VERSIONS: tuple[str, ...] = tuple(v for v in SUPPORTED_VERSIONS if v != "2026-07-28")
+LATEST_HANDSHAKE = HANDSHAKE_VERSIONS[0]
+DISCOVERY_TTL_MS = 3_600_000
+TOOLS_TTL_MS = 300_000
+
+INSTRUCTIONS = (
+    "Read-only data on open UK schools, keyed by six-digit URN. Without an API key: "
+    "search_schools and get_school with public fields. With 'Authorization: Bearer <key>': ten "
+    "commercial tools, each included in some plans (a tool outside the caller's plan answers "
+    "feature_not_in_plan). null means unavailable or suppressed, never zero. Single-word Ofsted "
+    "grades are historic after 2025-11-10 and not comparable with report cards."
+)
+ANNOTATIONS = types.ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+
+def describe(tool: ToolSpec, caller: Caller | None, app: Application) -> types.Tool:
+    """A tool as the caller sees it: their plan's bounds in the schema, the plans it is in."""
+    description = tool.description
+    meta: dict[str, Any] = {}
+    if tool.feature is not None:
+        plans = ToolCatalogue.plans_with(tool.feature, app)
+        description += f" Plans: {', '.join(plans) or 'none'} (feature '{tool.feature.value}')."
+        meta = {"schooldata/feature": tool.feature.value, "schooldata/plans": plans}
+    return types.Tool(
+        name=tool.name,
+        title=tool.title,
+        description=description,
+        input_schema=tool.input_schema(None if caller is None else caller.plan),
+        output_schema=tool.output_schema,
+        annotations=ANNOTATIONS.model_copy(update={"title": tool.title}),
+        _meta=meta or None,
+    )
+
+
+class OfferServedVersion:
+    """Server middleware: answer `initialize` for an unserved version with our newest one.
+
+    Stateless HTTP keeps no connection state, so rewriting the params the result is built from
+    is the whole negotiation."""
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        params = ctx.params
+        if ctx.method == "initialize" and params is not None:
+            asked = params.get("protocolVersion")
+            if isinstance(asked, str) and asked not in HANDSHAKE_VERSIONS:
+                ctx = replace(ctx, params={**params, "protocolVersion": LATEST_HANDSHAKE})
+        return await call_next(ctx)
+
+
+def build_server(app: Application, *, fallback_base_url: str = "http://localhost") -> Server[Any]:
+    catalogue = ToolCatalogue()
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        caller = state.current(fallback_base_url=fallback_base_url).caller
+        return types.ListToolsResult(
+            tools=[describe(t, caller, app) for t in catalogue.tools_for(caller)]
+        )
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        request = state.current(fallback_base_url=fallback_base_url)
+        tool = catalogue.find(params.name, request.caller)
+        if tool is None:
+            offered = [t.name for t in catalogue.tools_for(request.caller)]
+            hint = "" if request.keyed else " Commercial tools need 'Authorization: Bearer <key>'."
+            raise MCPError(
+                code=INVALID_PARAMS,
+                message=f"Unknown tool: {params.name!r}. Tools: {', '.join(offered)}.{hint}",
+                data={"tool": params.name, "tools": offered},
+            )
+        return await anyio.to_thread.run_sync(
+            partial(invoke, app, tool, request, params.arguments or {})
+        )
+
+    server: Server[Any] = Server(
+        "schooldata",
+        version=schooldata.__version__,
+        title="School Data Service",
+        description="Read-only records of open UK schools: public and commercial tools.",
+        instructions=INSTRUCTIONS,
+        cache_hints={
+            "server/discover": CacheHint(ttl_ms=DISCOVERY_TTL_MS, scope="public"),
+            "tools/list": CacheHint(ttl_ms=TOOLS_TTL_MS, scope="private"),
+        },
+        # No tool declares `x-mcp-header`, so there are no Mcp-Param-* headers to check; without
+        # this the SDK would run tools/list for every tools/call to find out.
+        get_tool_input_schema=lambda _name: None,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+    async def discover(
+        ctx: ServerRequestContext[Any, Any], params: types.RequestParams | None
+    ) -> types.DiscoverResult:
+        return types.DiscoverResult(
+            supported_versions=list(SUPPORTED_VERSIONS),
+            capabilities=server.get_capabilities(protocol_version=ctx.protocol_version),
+            instructions=INSTRUCTIONS,
+        )
+
+    server.add_request_handler("server/discover", types.RequestParams, discover)
+    server.middleware.append(OfferServedVersion())
+    return server

@@ -1,0 +1,50 @@
+"""The per-request holder shared by the ASGI wrapper and the MCP handlers.
+
+The wrapper authenticates the HTTP request, binds one `McpRequest` in a context variable, and
+reads it back when the response starts: a tools/call that consumed a use fills `reading`, so the
+six metering headers describe that use. The SDK runs handlers in tasks (and tools in worker
+threads) that copy the context, so they see the same object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from attrs import define
+
+from schooldata.application.access import Caller
+from schooldata.domain.metering import MeterReading
+
+
+@define(kw_only=True)
+class McpRequest:
+    caller: Caller | None
+    request_id: str
+    base_url: str
+    reading: MeterReading | None = None
+
+    @property
+    def keyed(self) -> bool:
+        return self.caller is not None
+
+
+_current: ContextVar[McpRequest | None] = ContextVar("schooldata_mcp_request", default=None)
+
+
+@contextmanager
+def bound(request: McpRequest) -> Iterator[McpRequest]:
+    token = _current.set(request)
+    try:
+        yield request
+    finally:
+        _current.reset(token)
+
+
+def current(*, fallback_base_url: str) -> McpRequest:
+    """The bound request; outside the HTTP wrapper (an in-process SDK client) an anonymous one."""
+    request = _current.get()
+    if request is None:
+        return McpRequest(caller=None, request_id="", base_url=fallback_base_url)
+    return request

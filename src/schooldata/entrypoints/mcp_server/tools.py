@@ -1,0 +1,391 @@
+"""The MCP tools: two public, ten commercial. Each is one row: name, entitlement (the same
+`Feature` as its REST twin), input schema, output schema, and the use case it runs.
+
+Public tools answer with the public boundary (the JSON of anonymous REST); commercial tools
+answer with the commercial envelope `{"data", "meta"}` of keyed REST. Every JSON shape comes
+from `entrypoints.wire`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from attrs import frozen
+
+from schooldata.application.access import Caller
+from schooldata.application.commercial import ListAnswer
+from schooldata.application.search_schools import PublicSearchRequest
+from schooldata.application.service import Application
+from schooldata.domain.errors import DataUnavailable, DomainError
+from schooldata.domain.plans import Feature, Plan
+from schooldata.entrypoints import wire
+from schooldata.entrypoints.mcp_server import schemas as s
+from schooldata.entrypoints.mcp_server import summaries
+
+Json = dict[str, Any]
+
+
+@frozen(kw_only=True)
+class ToolCall:
+    """One validated call: what a tool's `run` gets."""
+
+    app: Application
+    caller: Caller | None
+    arguments: Mapping[str, Any]
+    base_url: str
+    request_id: str
+
+    @property
+    def plan(self) -> Plan:
+        if self.caller is None:  # pragma: no cover - commercial tools are never listed anonymously
+            raise RuntimeError("a commercial tool ran without a caller")
+        return self.caller.plan
+
+    def envelope(self, data: Any, *, pagination: dict[str, int] | None = None) -> Json:
+        """The commercial envelope, as keyed REST builds it (request id, dataset time, sources)."""
+        sources = self.app.ports.datasets.current()
+        meta: Json = {
+            "request_id": self.request_id,
+            "data_updated_at": wire.data_updated_at(sources),
+        }
+        if pagination is not None:
+            meta["pagination"] = pagination
+        meta["sources"] = [wire.source(r) for r in sources]
+        return {"data": data, "meta": meta}
+
+
+@frozen(kw_only=True)
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    feature: Feature | None  # None: a public tool (anonymous, never metered)
+    input_schema: Callable[[Plan | None], s.Schema]
+    output_schema: s.Schema
+    run: Callable[[ToolCall], Json]
+    summary: Callable[[Mapping[str, Any]], str]
+
+
+class SearchUnavailable(DomainError):
+    """Public search keeps its documented failure ('temporarily unavailable', REST 500)."""
+
+    code = "search_unavailable"
+
+
+def _fixed(schema: s.Schema) -> Callable[[Plan | None], s.Schema]:
+    return lambda _plan: schema
+
+
+def _for_plan(build: Callable[[Plan], s.Schema]) -> Callable[[Plan | None], s.Schema]:
+    def schema(plan: Plan | None) -> s.Schema:
+        if plan is None:  # pragma: no cover - commercial tools are listed only to keyed callers
+            raise ValueError("a commercial tool's schema depends on the caller's plan")
+        return build(plan)
+
+    return schema
+
+
+# ---------------------------------------------------------------------------- public
+
+
+def _public_search(call: ToolCall) -> Json:
+    args = call.arguments
+    radius = args.get("radius_miles")
+    request = PublicSearchRequest(
+        query=args.get("query"),
+        postcode=args.get("postcode"),
+        phase=args.get("phase"),
+        radius_miles=None if radius is None else float(radius),
+        limit=args.get("limit"),
+    )
+    try:
+        answer = call.app.search_schools.execute(request)
+    except DataUnavailable:
+        raise SearchUnavailable(
+            "The search service is temporarily unavailable; please retry."
+        ) from None
+    return wire.public_search_response(answer, base_url=call.base_url)
+
+
+def _public_school(call: ToolCall) -> Json:
+    school = call.app.get_school.execute(call.arguments["urn"])
+    return wire.public_school_record(school, base_url=call.base_url)
+
+
+PUBLIC_TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        name="search_schools",
+        title="Search schools",
+        description=(
+            "Search open UK schools by name, local authority or school type, or find the schools "
+            "nearest a UK postcode. Give `query`, `postcode` or both (at least one is required). "
+            "With a postcode, results are nearest first and carry distanceMiles; `radius_miles` "
+            "(0.1-100) bounds the distance. Optional `phase` filter; `limit` 1-25 (default 10). "
+            "`total` counts every match, `results` holds at most `limit`. Public fields only; "
+            "null means unavailable or suppressed, never zero. Use get_school with a result's "
+            "urn for its full public record."
+        ),
+        feature=None,
+        input_schema=_fixed(s.PUBLIC_SEARCH_INPUT),
+        output_schema=s.or_error(s.SEARCH_RESPONSE, s.PUBLIC_ERROR),
+        run=_public_search,
+        summary=summaries.public_search,
+    ),
+    ToolSpec(
+        name="get_school",
+        title="Get a school",
+        description=(
+            "Get the current public record of one open school by its six-digit URN (for example "
+            "a urn from search_schools): name, town, postcode, phase, type, Ofsted grade "
+            "(single-word grades are historic after 2025-11-10) and svcScore, a 0-100 comparison "
+            "signal that is null, with scoreSuppressed and a reason, when the evidence is not "
+            "comparable. Null means unavailable or suppressed, never zero. A closed or unknown "
+            "URN is not found."
+        ),
+        feature=None,
+        input_schema=_fixed(s.URN_INPUT),
+        output_schema=s.or_error(s.SCHOOL_RECORD, s.PUBLIC_ERROR),
+        run=_public_school,
+        summary=summaries.public_school,
+    ),
+)
+
+# ---------------------------------------------------------------------------- commercial
+
+
+def _list_envelope(call: ToolCall, answer: ListAnswer) -> Json:
+    data = [
+        wire.commercial_list_item(h, base_url=call.base_url, with_distance=answer.with_distance)
+        for h in answer.result.hits
+    ]
+    pagination = {
+        "page": answer.page,
+        "per_page": answer.per_page,
+        "total": answer.result.total,
+        "total_pages": answer.total_pages,
+    }
+    return call.envelope(data, pagination=pagination)
+
+
+def _search(call: ToolCall) -> Json:
+    return _list_envelope(call, call.app.commercial.search(dict(call.arguments), call.plan))
+
+
+def _nearby(call: ToolCall) -> Json:
+    return _list_envelope(call, call.app.commercial.nearby(dict(call.arguments), call.plan))
+
+
+def _profile(call: ToolCall) -> Json:
+    profile = call.app.commercial.profile(call.arguments["urn"])
+    return call.envelope(wire.commercial_profile(profile, base_url=call.base_url))
+
+
+def _freshness(call: ToolCall) -> Json:
+    return call.envelope([wire.freshness_item(f) for f in call.app.about.freshness()])
+
+
+def _rankings(call: ToolCall) -> Json:
+    ranking = call.app.school_data.rankings(dict(call.arguments), call.plan)
+    pagination = {
+        "page": ranking.page,
+        "per_page": ranking.per_page,
+        "total": ranking.total,
+        "total_pages": (ranking.total + ranking.per_page - 1) // ranking.per_page,
+    }
+    body = call.envelope(wire.ranking_items(ranking), pagination=pagination)
+    body["meta"]["ranking"] = wire.ranking_meta(ranking)
+    return body
+
+
+def _dataset(
+    name: str,
+    title: str,
+    feature: Feature,
+    description: str,
+    output: s.Schema,
+    fetch: Callable[[ToolCall], Any],
+    summary: Callable[[Mapping[str, Any]], str],
+    inputs: Callable[[Plan | None], s.Schema] | None = None,
+) -> ToolSpec:
+    """One dataset tool: `fetch` runs the use case and renders its `data` through `wire`.
+    The input is one URN unless `inputs` says otherwise."""
+    return ToolSpec(
+        name=name,
+        title=title,
+        description=description,
+        feature=feature,
+        input_schema=inputs or _fixed(s.URN_INPUT),
+        output_schema=s.or_error(s.envelope(output), s.COMMERCIAL_ERROR),
+        run=lambda call: call.envelope(fetch(call)),
+        summary=summary,
+    )
+
+
+_NULLS = "Null means unavailable or suppressed, never zero; each figure carries its status."
+
+COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        name="search_schools",
+        title="Search schools",
+        description=(
+            "Search open schools by name, local authority or type (`q`, required, at least 2 "
+            "characters), with optional filters (phase, local_authority, type, gender, "
+            "ofsted_rating, min_score), `sort` and paging (`page`, `per_page`). Returns the "
+            "commercial list envelope: `data` (schools) and `meta` (pagination with true "
+            "totals, sources, data_updated_at, request_id). Ties break by URN, so paging is "
+            "deterministic. For schools near a place use find_schools_near_location."
+        ),
+        feature=Feature.SCHOOLS_SEARCH,
+        input_schema=_for_plan(s.commercial_search_input),
+        output_schema=s.LIST_OUTPUT,
+        run=_search,
+        summary=summaries.commercial_list,
+    ),
+    ToolSpec(
+        name="get_school",
+        title="Get a school's profile",
+        description=(
+            "Get the stable joined profile of one open school by six-digit URN: every "
+            "commercially licensed field, its predecessor/successor links, and the addresses of "
+            "its inspections, results, admissions and finance resources. " + _NULLS
+        ),
+        feature=Feature.SCHOOL_PROFILE,
+        input_schema=_fixed(s.URN_INPUT),
+        output_schema=s.or_error(s.envelope(s.PROFILE), s.COMMERCIAL_ERROR),
+        run=_profile,
+        summary=summaries.profile,
+    ),
+    ToolSpec(
+        name="find_schools_near_location",
+        title="Find schools near a location",
+        description=(
+            "Find open schools near a UK postcode or a latitude/longitude point, nearest first, "
+            "each with distance_miles. Give `postcode` or `latitude` with `longitude` (one "
+            "origin, not both); `radius_miles` (0.1-100) bounds the distance. Optional `q`, "
+            "filters (phase, local_authority, type, gender, ofsted_rating, min_score), `sort` "
+            "and paging. Returns the commercial list envelope. An unknown postcode is an error."
+        ),
+        feature=Feature.SCHOOLS_NEARBY,
+        input_schema=_for_plan(s.nearby_input),
+        output_schema=s.LIST_OUTPUT,
+        run=_nearby,
+        summary=summaries.commercial_list,
+    ),
+    _dataset(
+        "compare_schools",
+        "Compare schools",
+        Feature.COMPARE,
+        "Compare 2 or more open schools (the plan sets the maximum) side by side: for each, "
+        "its headline facts and the latest comparable headline measures for its phase, each "
+        "with status and period. An unknown URN fails naming it. " + _NULLS,
+        s.COMPARISON,
+        lambda c: wire.comparison_document(
+            c.app.school_data.compare(list(c.arguments["urns"]), c.plan)
+        ),
+        summaries.comparison,
+        inputs=_for_plan(s.compare_input),
+    ),
+    _dataset(
+        "get_school_inspection_history",
+        "Get a school's inspection history",
+        Feature.INSPECTIONS,
+        "Structured Ofsted inspection history of one school, newest first: report-card "
+        "evaluation areas and safeguarding (from 2025-11-10), and graded inspections (overall "
+        "effectiveness 1-4, historic and not comparable with report cards). Independent-school "
+        "inspectorate material is never included.",
+        s.INSPECTIONS,
+        lambda c: wire.inspection_history_document(
+            c.app.school_data.inspections(c.arguments["urn"])
+        ),
+        summaries.inspections,
+    ),
+    _dataset(
+        "get_school_results",
+        "Get a school's results",
+        Feature.RESULTS,
+        "Results of one school by stage (KS2, KS4, 16-18 and 16-18 destinations): each "
+        "measure's latest value with status, period and cohort, and its trend. Progress 8 for "
+        "2024/25 is null with reason no_ks2_baseline; destinations are the 2022/23 institution "
+        "cohort. " + _NULLS,
+        s.RESULTS,
+        lambda c: wire.school_topics(c.app.school_data.results(c.arguments["urn"])),
+        summaries.topics,
+    ),
+    _dataset(
+        "get_school_admissions",
+        "Get a school's admissions",
+        Feature.ADMISSIONS,
+        "Admissions policy and demand data of one school (as published for state-funded "
+        "primary and secondary schools in England), with periods and trends. " + _NULLS,
+        s.ADMISSIONS,
+        lambda c: wire.school_topics(c.app.school_data.admissions(c.arguments["urn"])),
+        summaries.topics,
+    ),
+    _dataset(
+        "get_school_finances",
+        "Get a school's finances",
+        Feature.FINANCE,
+        "Finance and funding measures of one school (as published for maintained schools and "
+        "academies in England), with periods and trends. " + _NULLS,
+        s.FINANCE,
+        lambda c: wire.school_topics(c.app.school_data.finance(c.arguments["urn"])),
+        summaries.topics,
+    ),
+    ToolSpec(
+        name="get_school_data_freshness",
+        title="Get data freshness",
+        description=(
+            "Which datasets the service holds and how fresh they are: for each, its publisher, "
+            "the period it covers, update cadence, coverage, extract date and import time. "
+            "Takes no arguments."
+        ),
+        feature=Feature.DATA_FRESHNESS,
+        input_schema=_fixed(s.NO_ARGUMENTS),
+        output_schema=s.or_error(
+            s.envelope({"type": "array", "items": s.FRESHNESS_ITEM}), s.COMMERCIAL_ERROR
+        ),
+        run=_freshness,
+        summary=summaries.freshness,
+    ),
+    ToolSpec(
+        name="get_school_rankings",
+        title="Get school rankings",
+        description=(
+            "Rank open schools of one phase (optionally one local authority) by svc_score or a "
+            "rankable published measure, highest first unless order is asc. Schools whose value "
+            "is suppressed, missing, stale or not comparable are left out and counted by reason "
+            "in meta.ranking.excluded. Ties break by URN. Paged like the lists."
+        ),
+        feature=Feature.RANKINGS,
+        input_schema=_for_plan(s.rankings_input),
+        output_schema=s.or_error(
+            s.envelope(
+                {"type": "array", "items": s.RANKED},
+                paginated=True,
+                meta={"ranking": s.RANKING_META},
+            ),
+            s.COMMERCIAL_ERROR,
+        ),
+        run=_rankings,
+        summary=summaries.rankings,
+    ),
+)
+
+
+class ToolCatalogue:
+    """Which tools a caller sees: the public two anonymously, the commercial ten with a key."""
+
+    def __init__(self) -> None:
+        self._public = {t.name: t for t in PUBLIC_TOOLS}
+        self._commercial = {t.name: t for t in COMMERCIAL_TOOLS}
+
+    def tools_for(self, caller: Caller | None) -> tuple[ToolSpec, ...]:
+        return PUBLIC_TOOLS if caller is None else COMMERCIAL_TOOLS
+
+    def find(self, name: str, caller: Caller | None) -> ToolSpec | None:
+        return (self._public if caller is None else self._commercial).get(name)
+
+    @staticmethod
+    def plans_with(feature: Feature, app: Application) -> list[str]:
+        return [plan.name for plan in app.plans.all() if feature in plan.features]

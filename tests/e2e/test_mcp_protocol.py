@@ -1,0 +1,245 @@
+"""The MCP endpoint's protocol surface: one URL, 2026-07-28 and the handshake eras, per request."""
+
+from __future__ import annotations
+
+import pytest
+from litestar.testing import TestClient
+from tests.e2e.test_mcp_support import (
+    ALL_VERSIONS,
+    CLIENT_INFO,
+    HANDSHAKE,
+    MODERN,
+    PUBLIC_TOOLS,
+    McpHttp,
+    anonymous,
+    envelope_meta,
+    http,
+)
+
+__all__ = ["anonymous", "http"]  # fixtures
+
+DISCOVERY_HEADERS = {
+    "Content-Type": "application/json",
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "server/discover",
+}
+DISCOVERY_BODY = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "server/discover",
+    "params": {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "example-client", "version": "1.0.0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+    },
+}
+
+
+def test_the_discovery_request_of_the_description_succeeds(http: TestClient) -> None:
+    response = http.post("/mcp", json=DISCOVERY_BODY, headers=DISCOVERY_HEADERS)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.headers["x-request-id"].startswith("req_")
+    body = response.json()
+    assert body["id"] == 1
+    result = body["result"]
+    assert result["resultType"] == "complete"
+    assert set(ALL_VERSIONS) <= set(result["supportedVersions"])
+    assert result["capabilities"] == {"tools": {"listChanged": False}}  # nothing else advertised
+    assert result["instructions"]
+    assert result["ttlMs"] > 0
+    assert result["cacheScope"] == "public"
+    assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "schooldata"
+    assert "mcp-session-id" not in response.headers
+
+
+def test_a_tool_list_depends_on_credentials_so_it_is_cached_privately(anonymous: McpHttp) -> None:
+    result = anonymous.modern("tools/list").json()["result"]
+    assert result["resultType"] == "complete"
+    assert result["cacheScope"] == "private"
+    assert result["ttlMs"] > 0
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Mcp-Method": ""},  # sent empty
+        {"Mcp-Method": "tools/list"},  # says another method
+    ],
+)
+def test_a_missing_or_mismatched_method_header_is_400_header_mismatch(
+    http: TestClient, headers: dict[str, str]
+) -> None:
+    sent = {**DISCOVERY_HEADERS, **headers}
+    response = http.post("/mcp", json=DISCOVERY_BODY, headers=sent)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32020
+
+
+def test_an_absent_method_header_is_400_header_mismatch(http: TestClient) -> None:
+    sent = {k: v for k, v in DISCOVERY_HEADERS.items() if k != "Mcp-Method"}
+    response = http.post("/mcp", json=DISCOVERY_BODY, headers=sent)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32020
+
+
+def test_a_version_header_that_disagrees_with_meta_is_400_header_mismatch(
+    http: TestClient,
+) -> None:
+    sent = {**DISCOVERY_HEADERS, "MCP-Protocol-Version": "2099-01-01"}
+    response = http.post("/mcp", json=DISCOVERY_BODY, headers=sent)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32020
+
+
+def test_a_mismatched_name_header_on_tools_call_is_400(anonymous: McpHttp) -> None:
+    params = {"name": "get_school", "arguments": {"urn": "100001"}}
+    response = anonymous.modern("tools/call", params, **{"Mcp-Name": "search_schools"})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32020
+
+
+@pytest.mark.parametrize("requested", ["2099-01-01", "2024-11-05"])
+def test_an_unsupported_version_is_400_naming_every_served_version(
+    http: TestClient, requested: str
+) -> None:
+    body = {**DISCOVERY_BODY, "params": {"_meta": envelope_meta(requested)}}
+    sent = {**DISCOVERY_HEADERS, "MCP-Protocol-Version": requested}
+    response = http.post("/mcp", json=body, headers=sent)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == -32022
+    assert error["data"]["requested"] == requested
+    assert error["data"]["supported"] == list(ALL_VERSIONS)
+    assert int(response.headers["content-length"]) == len(response.content)
+
+
+def test_an_unknown_method_is_404_method_not_found(anonymous: McpHttp) -> None:
+    response = anonymous.modern("resources/list")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == -32601
+    assert anonymous.modern("ping").status_code == 404  # ping exists only in the handshake eras
+
+
+def test_a_request_without_meta_is_400_invalid_params(http: TestClient) -> None:
+    body = {"jsonrpc": "2.0", "id": 7, "method": "server/discover", "params": {}}
+    response = http.post("/mcp", json=body, headers=DISCOVERY_HEADERS)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == -32602
+    assert "_meta" in error["message"]
+
+
+def test_an_unknown_tool_is_a_protocol_error_not_a_tool_result(anonymous: McpHttp) -> None:
+    response = anonymous.modern("tools/call", {"name": "no_such_tool", "arguments": {}})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32602
+
+
+def test_a_commercial_tool_called_without_a_key_is_unknown_and_says_why(
+    anonymous: McpHttp,
+) -> None:
+    response = anonymous.modern(
+        "tools/call", {"name": "get_school_results", "arguments": {"urn": "100001"}}
+    )
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == -32602
+    assert "Authorization: Bearer" in error["message"]
+    assert set(error["data"]["tools"]) == PUBLIC_TOOLS
+
+
+@pytest.mark.parametrize("version", HANDSHAKE)
+def test_the_handshake_eras_initialize_list_and_call_on_the_same_url(
+    anonymous: McpHttp, version: str
+) -> None:
+    init = anonymous.initialize(version)
+    assert init.status_code == 200
+    result = init.json()["result"]
+    assert result["protocolVersion"] == version
+    assert result["capabilities"] == {"tools": {"listChanged": False}}
+    assert result["serverInfo"]["name"] == "schooldata"
+    assert "mcp-session-id" not in init.headers  # stateless: no session to keep
+    assert anonymous.legacy("notifications/initialized", version=version).status_code == 202
+
+    listed = anonymous.legacy("tools/list", {}, version=version)
+    assert listed.status_code == 200
+    assert {t["name"] for t in listed.json()["result"]["tools"]} == PUBLIC_TOOLS
+
+    called = anonymous.legacy(
+        "tools/call",
+        {"name": "get_school", "arguments": {"urn": "100001"}},
+        version=version,
+    )
+    assert called.status_code == 200
+    tool_result = called.json()["result"]
+    assert tool_result["isError"] is False
+    assert tool_result["structuredContent"]["urn"] == 100001
+    assert "resultType" not in tool_result  # a 2026-07-28 field, not sent to older clients
+
+    assert anonymous.legacy("ping", version=version).json()["result"] == {}
+
+
+def test_handshake_era_protocol_errors_travel_in_200_responses(anonymous: McpHttp) -> None:
+    unknown_tool = anonymous.legacy(
+        "tools/call", {"name": "no_such_tool", "arguments": {}}, version="2025-06-18"
+    )
+    assert unknown_tool.status_code == 200
+    assert unknown_tool.json()["error"]["code"] == -32602
+    unknown_method = anonymous.legacy("resources/list", {}, version="2025-06-18")
+    assert unknown_method.json()["error"]["code"] == -32601
+
+
+def test_initialize_for_a_version_we_do_not_serve_is_offered_our_newest(
+    anonymous: McpHttp,
+) -> None:
+    result = anonymous.initialize("2024-11-05").json()["result"]
+    assert result["protocolVersion"] == "2025-11-25"
+
+
+def test_the_era_is_chosen_per_request(anonymous: McpHttp) -> None:
+    assert anonymous.initialize("2025-06-18").status_code == 200
+    assert anonymous.modern("tools/list").json()["result"]["resultType"] == "complete"
+    legacy = anonymous.legacy("tools/list", {}, version="2025-06-18").json()["result"]
+    assert "resultType" not in legacy
+
+
+def test_only_post_is_served(http: TestClient) -> None:
+    for method in ("GET", "DELETE", "PUT"):
+        response = http.request(method, "/mcp", headers={"Accept": "text/event-stream"})
+        assert response.status_code == 405
+        assert response.headers["allow"] == "POST"
+
+
+def test_dns_rebinding_protection_is_on_with_a_deliberate_allow_list(http: TestClient) -> None:
+    hostile_host = http.post(
+        "/mcp", json=DISCOVERY_BODY, headers={**DISCOVERY_HEADERS, "Host": "evil.example"}
+    )
+    assert hostile_host.status_code == 421
+    hostile_origin = http.post(
+        "/mcp",
+        json=DISCOVERY_BODY,
+        headers={**DISCOVERY_HEADERS, "Origin": "http://evil.example"},
+    )
+    assert hostile_origin.status_code == 403
+    for host in ("localhost:8000", "127.0.0.1:51234", "testserver.local"):
+        allowed = http.post(
+            "/mcp", json=DISCOVERY_BODY, headers={**DISCOVERY_HEADERS, "Host": host}
+        )
+        assert allowed.status_code == 200, host
+
+
+def test_a_notification_is_acknowledged_with_202(http: TestClient) -> None:
+    body = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+    headers = {**DISCOVERY_HEADERS, "Mcp-Method": "notifications/cancelled"}
+    assert http.post("/mcp", json=body, headers=headers).status_code == 202
+
+
+def test_client_info_is_optional_in_meta(http: TestClient) -> None:
+    meta = {k: v for k, v in envelope_meta(MODERN).items() if "clientInfo" not in k}
+    body = {**DISCOVERY_BODY, "params": {"_meta": meta}}
+    assert http.post("/mcp", json=body, headers=DISCOVERY_HEADERS).status_code == 200
+    assert CLIENT_INFO  # the helper sends it by default
