@@ -164,7 +164,8 @@ def _token_score(token: str, candidates: tuple[str, ...], *, exact: float, prefi
     return best
 
 
-def _matches_filters(query: SchoolQuery, school: School) -> bool:
+def matches_filters(query: SchoolQuery, school: School) -> bool:
+    """The non-text, non-distance filters (phase, authority, type, gender, Ofsted, score)."""
     if query.phases and school.phase not in query.phases:
         return False
     if query.local_authority is not None and not _same_authority(query.local_authority, school):
@@ -187,7 +188,7 @@ def _same_authority(wanted: str, school: School) -> bool:
 
 def match(query: SchoolQuery, school: School) -> SearchHit | None:
     """Does this school answer the question? If so, with what distance and relevance."""
-    if not _matches_filters(query, school):
+    if not matches_filters(query, school):
         return None
     relevance = 0.0
     if query.text is not None:

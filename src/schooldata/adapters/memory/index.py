@@ -11,9 +11,19 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable
 
+import attrs
+
 from schooldata.domain.geo import bounding_box
 from schooldata.domain.school import School
-from schooldata.domain.search import SchoolQuery
+from schooldata.domain.search import (
+    MAX_RADIUS_MILES,
+    Proximity,
+    SchoolQuery,
+    SearchPage,
+    SortOrder,
+    evaluate,
+    matches_filters,
+)
 from schooldata.domain.text import tokens
 from schooldata.domain.urn import Urn
 
@@ -59,6 +69,34 @@ class SchoolIndex:
         if query.near is not None and query.near.radius_miles is not None:
             return self._within_box(query)
         return self.ordered
+
+    def answer(self, query: SchoolQuery) -> SearchPage:
+        """The same answer as `evaluate` over every school, found faster.
+
+        Nearest-first questions without a radius would otherwise measure the distance to every
+        school: instead, grow a radius until it holds enough matches (every school outside it is
+        farther than every school inside), and count the total without measuring distances."""
+        near = query.near
+        unbounded_nearest = (
+            near is not None
+            and near.radius_miles is None
+            and query.text is None
+            and query.effective_sort is SortOrder.DISTANCE
+        )
+        if not unbounded_nearest or near is None:
+            return evaluate(query, self.candidates(query))
+        wanted = query.offset + query.limit
+        radius = 1.0
+        while radius < MAX_RADIUS_MILES * 4:
+            bounded = attrs.evolve(query, near=Proximity(near.origin, radius))
+            page = evaluate(bounded, self.candidates(bounded))
+            if page.total >= wanted:
+                total = sum(
+                    1 for s in self.ordered if s.location is not None and matches_filters(query, s)
+                )
+                return SearchPage(total=total, hits=page.hits)
+            radius *= 4
+        return evaluate(query, self.ordered)
 
     def _within_box(self, query: SchoolQuery) -> list[School]:
         assert query.near is not None

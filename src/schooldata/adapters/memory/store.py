@@ -17,7 +17,7 @@ from schooldata.domain.postcode import PostcodeQuery, outward_of
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School, is_servable_status
 from schooldata.domain.scoring import Score
-from schooldata.domain.search import SchoolQuery, SearchPage, evaluate
+from schooldata.domain.search import SchoolQuery, SearchPage
 from schooldata.domain.text import normalise
 from schooldata.domain.urn import Urn
 
@@ -63,7 +63,7 @@ class InMemoryStore:
         return self._index.by_urn.get(urn)
 
     def search(self, *, query: SchoolQuery) -> SearchPage:
-        return evaluate(query, self._index.candidates(query))
+        return self._index.answer(query)
 
     def iter_all(self) -> Iterator[School]:
         return iter(self._index.ordered)
