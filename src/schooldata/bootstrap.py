@@ -15,6 +15,7 @@ from schooldata.adapters.memory.access import (
     InMemoryQuotaCounter,
     InMemoryRateLimiter,
 )
+from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.adapters.system import SecureIds, SystemClock
 from schooldata.application.service import Application, Ports, build_application
@@ -94,7 +95,9 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Application
     store = SqlStore(settings.effective_database_url)
     store.upgrade()
     ports = Ports(
-        schools=store,
+        # Reads of the register come from an in-memory snapshot of the SQL store, rebuilt
+        # whenever an import changes the data version (checked at most once a second).
+        schools=SnapshotReader(store),
         postcodes=store,
         datasets=store,
         links=store,
