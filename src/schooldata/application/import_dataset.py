@@ -11,6 +11,7 @@ import attrs
 from schooldata.application.rescore import compute_scores
 from schooldata.domain.dataset import DatasetRecord, ImportReport
 from schooldata.domain.errors import ImportRejected
+from schooldata.domain.ofsted import latest_graded_outcomes
 from schooldata.domain.scoring import HEADLINE_MEASURE
 from schooldata.ports.clock import Clock
 from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
@@ -19,6 +20,7 @@ from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
 # today's with holes nobody noticed.
 MAX_REJECT_RATIO = 0.01
 MIN_REJECTS_TOLERATED = 10
+GRADED_INSPECTION_DATASETS = ("ofsted_graded",)
 
 
 class DatasetKind(enum.Enum):
@@ -52,6 +54,8 @@ class ImportDataset:
         with self._store.transaction() as tx:
             stored = self._write(tx, kind, items, record)
             self._enforce_reject_policy(log, max_reject_ratio, record.name)
+            if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS):
+                self._apply_historic_grades(tx)
             if kind in (DatasetKind.SCHOOLS, DatasetKind.MEASURES):
                 self._rescore(tx)
             tx.record_dataset(
@@ -88,6 +92,13 @@ class ImportDataset:
                 f"{dataset}: {len(log.rejects)} of {log.rows_read} rows were invalid "
                 f"(at most {allowed} tolerated); nothing was imported. First: {first}"
             )
+
+    @staticmethod
+    def _apply_historic_grades(tx: DataTransaction) -> None:
+        """The newest graded Ofsted judgement from the inspection MI is each school's historic
+        grade (it carries its date); the register's own grade stays where MI has none."""
+        records = tx.inspections(datasets=GRADED_INSPECTION_DATASETS)
+        tx.set_historic_grades(grades=latest_graded_outcomes(records))
 
     @staticmethod
     def _rescore(tx: DataTransaction) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from collections.abc import Iterable
 
 from attrs import frozen
 
@@ -145,3 +146,19 @@ def inspection_history(records: list[InspectionRecord]) -> list[InspectionRecord
     return sorted(
         records, key=lambda r: (r.inspection_date, r.inspection_number or ""), reverse=True
     )
+
+
+def latest_graded_outcomes(records: Iterable[InspectionRecord]) -> dict[Urn, HistoricGrade]:
+    """Each school's newest graded overall-effectiveness judgement (the historic 1-4 grade).
+
+    Report cards never count: they are not on the 1-4 scale and are never mapped onto it."""
+    latest: dict[Urn, HistoricGrade] = {}
+    for record in records:
+        inspection = record.inspection
+        if not isinstance(inspection, GradedInspection) or inspection.overall_effectiveness is None:
+            continue
+        current = latest.get(record.urn)
+        date = inspection.inspection_date
+        if current is None or current.inspection_date is None or date > current.inspection_date:
+            latest[record.urn] = HistoricGrade(inspection.overall_effectiveness, date)
+    return latest

@@ -11,7 +11,7 @@ from attrs import define, field
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
-from schooldata.domain.ofsted import InspectionRecord
+from schooldata.domain.ofsted import HistoricGrade, InspectionRecord
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.scoring import Score
@@ -52,6 +52,14 @@ class DataTransaction(Protocol):
         ...
 
     def set_scores(self, *, scores: dict[Urn, Score]) -> None: ...
+
+    def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade]) -> None:
+        """Set the historic Ofsted grade of these schools (others keep the register's own)."""
+        ...
+
+    def inspections(self, *, datasets: Iterable[str]) -> Iterator[InspectionRecord]:
+        """Stored inspections from these datasets, as this transaction sees them."""
+        ...
 
     def record_dataset(self, *, record: DatasetRecord) -> None: ...
 

@@ -12,7 +12,7 @@ from schooldata.adapters.memory.index import SchoolIndex
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
-from schooldata.domain.ofsted import InspectionRecord
+from schooldata.domain.ofsted import HistoricGrade, InspectionRecord
 from schooldata.domain.postcode import PostcodeQuery, outward_of
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School, is_servable_status
@@ -164,6 +164,16 @@ class _MemoryTransaction:
                 self.state.schools[urn] = attrs.evolve(
                     school, svc_score=score.value, score_suppressed_reason=score.reason
                 )
+
+    def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade]) -> None:
+        for urn, grade in grades.items():
+            school = self.state.schools.get(urn)
+            if school is not None:
+                self.state.schools[urn] = attrs.evolve(school, ofsted=grade)
+
+    def inspections(self, *, datasets: Iterable[str]) -> Iterator[InspectionRecord]:
+        for dataset in datasets:
+            yield from self.state.inspections.get(dataset, ())
 
     def record_dataset(self, *, record: DatasetRecord) -> None:
         self.state.datasets[record.name] = record
