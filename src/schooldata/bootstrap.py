@@ -134,21 +134,32 @@ def build_asgi(app: Application, settings: Settings) -> Any:
     """REST and MCP on one server: the composition root mounts MCP into the REST app."""
     from schooldata.entrypoints.mcp_server.mount import build_mount
     from schooldata.entrypoints.rest.app import create_app
+    from schooldata.entrypoints.rest.observability import Metrics, instrument
 
-    mount = build_mount(app, base_url=settings.base_url, max_body_bytes=settings.max_body_bytes)
+    metrics = Metrics()
+    mount = build_mount(
+        instrument(app, metrics, face="mcp"),
+        base_url=settings.base_url,
+        max_body_bytes=settings.max_body_bytes,
+    )
     return create_app(
         app,
         base_url=settings.base_url,
         extra_route_handlers=mount.route_handlers,
         lifespan=mount.lifespan,
         max_body_bytes=settings.max_body_bytes,
+        metrics=metrics,
+        cors_origins=settings.cors_origins,
     )
 
 
 def asgi_from_environment() -> Any:
     """Factory for ASGI servers (`uvicorn --factory schooldata.bootstrap:asgi_from_environment`);
     every worker process builds its own application from the same environment."""
+    from schooldata.entrypoints.rest.observability import configure_logging
+
     settings = load_settings()
+    configure_logging(settings.log_format)
     return build_asgi(bootstrap(settings), settings)
 
 
@@ -156,6 +167,9 @@ def serve(settings: Settings) -> None:
     """Run the server. Builds the demo database once, in this process, before workers start."""
     import uvicorn
 
+    from schooldata.entrypoints.rest.observability import configure_logging, logging_config
+
+    configure_logging(settings.log_format)
     bootstrap(settings)  # migrations and the demo build happen once, not per worker
     os.environ.update(_settings_environment(settings))
     uvicorn.run(
@@ -164,7 +178,7 @@ def serve(settings: Settings) -> None:
         host=settings.host,
         port=settings.port,
         workers=settings.workers,
-        log_level="warning",
+        log_config=logging_config(settings.log_format),
         access_log=False,
         proxy_headers=True,
     )
@@ -173,8 +187,19 @@ def serve(settings: Settings) -> None:
 def _settings_environment(settings: Settings) -> dict[str, str]:
     """Hand the resolved settings to worker processes through their environment."""
     env = {"SCHOOLDATA_HOME": str(settings.home)}
-    for name in ("database_url", "redis_url", "key_secret", "base_url", "plans_file", "log_format"):
+    names = (
+        "database_url",
+        "redis_url",
+        "key_secret",
+        "base_url",
+        "plans_file",
+        "log_format",
+        "max_body_bytes",
+    )
+    for name in names:
         value = getattr(settings, name)
         if value is not None:
             env[f"SCHOOLDATA_{name.upper()}"] = str(value)
+    if settings.cors_origins:
+        env["SCHOOLDATA_CORS_ORIGINS"] = ",".join(settings.cors_origins)
     return env

@@ -11,11 +11,11 @@ import os
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
+from tests.support.dataset import build_store
 
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.domain.plans import DEFAULT_PLANS, PlanCatalogue
 from schooldata.entrypoints.rest.app import create_app
-from tests.support.dataset import build_store
 
 # A plan with the enterprise entitlements and no practical rate limit, so fuzzing exercises
 # the operations rather than the limiter (the limiter has its own tests).

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from litestar.testing import TestClient
-
-from schooldata.application.service import Application
 from tests.conftest import issue_key
 from tests.support.dataset import OPEN_URNS
+
+from schooldata.application.service import Application
 
 METER_HEADERS = (
     "x-ratelimit-limit",

@@ -6,9 +6,9 @@ import re
 
 import pytest
 from litestar.testing import TestClient
+from tests.conftest import issue_key
 
 from schooldata.application.service import Application
-from tests.conftest import issue_key
 
 SEARCH_KEYS = {"query", "postcode", "phase", "radiusMiles", "total", "limit", "results"}
 RESULT_KEYS = {

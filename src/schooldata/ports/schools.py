@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from schooldata.domain.school import School
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.results import MeasureRecord
+from schooldata.domain.school import School
 from schooldata.domain.scoring import Score
 from schooldata.domain.search import SchoolQuery, SearchPage
 from schooldata.domain.urn import Urn

@@ -1,4 +1,4 @@
-"""The Litestar app factory: routes, error handlers and the outer transport layer."""
+"""The Litestar app factory: routes, error handlers and the ASGI layers around them."""
 
 from __future__ import annotations
 
@@ -11,22 +11,58 @@ from litestar.params import FromPath
 from schooldata.application.service import Application
 from schooldata.domain.errors import DataUnavailable
 from schooldata.domain.keys import AuthenticationFailed
+from schooldata.entrypoints.rest import operations
 from schooldata.entrypoints.rest.commercial import commercial_handlers, profile_response
 from schooldata.entrypoints.rest.errors import EXCEPTION_HANDLERS
-from schooldata.entrypoints.rest.gate import CommercialGate
+from schooldata.entrypoints.rest.observability import (
+    Metrics,
+    ObservabilityLayer,
+    ObservedGate,
+    instrument,
+)
 from schooldata.entrypoints.rest.openapi import build_document
 from schooldata.entrypoints.rest.public import (
     PUBLIC_ROUTES,
     public_handlers,
     public_school_response,
 )
-from schooldata.entrypoints.rest.transport import ASGIApp, TransportLayer
+from schooldata.entrypoints.rest.transport import (
+    ASGIApp,
+    CachingLayer,
+    CompressionLayer,
+    CorsLayer,
+    TransportLayer,
+    cors_policy,
+)
 
-OPENAPI_PATH = "/api/v1/openapi.json"
+OPENAPI_PATH = operations.OPENAPI_PATH
+PUBLIC_MAX_AGE = 300
 
 
 def is_public_route(path: str) -> bool:
     return path in PUBLIC_ROUTES or (path.startswith("/api/v1/schools/") and path.count("/") == 4)
+
+
+def has_public_errors(path: str) -> bool:
+    """Anonymous requests to these paths get the public error shape from the outer layers."""
+    return is_public_route(path) or operations.is_operation_path(path)
+
+
+def is_public_only(path: str) -> bool:
+    """Routes whose answer is public whatever credentials the request carries."""
+    return path in PUBLIC_ROUTES or operations.is_operation_path(path) or path == OPENAPI_PATH
+
+
+def is_cross_origin_readable(path: str) -> bool:
+    """The public GETs browsers of other origins may read (anonymous answers only)."""
+    return is_public_route(path) or path == OPENAPI_PATH
+
+
+def cache_max_age(path: str) -> int | None:
+    """Anonymous GET answers that get validators and `Cache-Control: public`."""
+    if is_public_route(path) or path == OPENAPI_PATH:
+        return PUBLIC_MAX_AGE
+    return operations.cache_max_age(path)
 
 
 def create_litestar(
@@ -36,11 +72,14 @@ def create_litestar(
     extra_route_handlers: Sequence[Any] = (),
     lifespan: Sequence[Any] = (),
     max_body_bytes: int = 64 * 1024,
+    metrics: Metrics | None = None,
 ) -> Litestar:
     """`extra_route_handlers`/`lifespan` let the composition root mount other faces (MCP)
     on the same server without REST importing them."""
     document = build_document()
-    gate = CommercialGate(app, base_url=base_url)
+    metrics = metrics or Metrics()
+    app = instrument(app, metrics, face="rest")
+    gate = ObservedGate(app, base_url=base_url)
 
     @get(OPENAPI_PATH, sync_to_thread=False, include_in_schema=False)
     def openapi_document() -> dict[str, Any]:
@@ -63,12 +102,15 @@ def create_litestar(
             *commercial_handlers(gate),
             get_school,
             openapi_document,
+            *operations.operations_handlers(app, metrics),
             *extra_route_handlers,
         ],
         lifespan=list(lifespan),
         request_max_body_size=max_body_bytes,
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=None,
+        # The process's logging is configured once (observability.logging_config), not here.
+        logging_config=None,
         debug=False,
     )
 
@@ -80,16 +122,36 @@ def create_app(
     extra_route_handlers: Sequence[Any] = (),
     lifespan: Sequence[Any] = (),
     max_body_bytes: int = 64 * 1024,
+    metrics: Metrics | None = None,
+    cors_origins: Sequence[str] = (),
 ) -> ASGIApp:
-    """The served ASGI application: Litestar wrapped in the transport layer."""
-    return TransportLayer(
-        create_litestar(
-            app,
-            base_url=base_url,
-            extra_route_handlers=extra_route_handlers,
-            lifespan=lifespan,
-            max_body_bytes=max_body_bytes,
-        ),  # type: ignore[arg-type]
-        new_request_id=app.ids.request_id,
-        is_public_route=is_public_route,
+    """The served ASGI application: Litestar inside the HTTP layers, outermost first:
+    access log and metrics, request id and query-key refusal, gzip, HTTP caching, CORS.
+
+    `metrics` is shared with other faces when the composition root passes one;
+    `cors_origins` is `settings.cors_origins` (empty: any origin, public GETs only)."""
+    metrics = metrics or Metrics()
+    litestar = create_litestar(
+        app,
+        base_url=base_url,
+        extra_route_handlers=extra_route_handlers,
+        lifespan=lifespan,
+        max_body_bytes=max_body_bytes,
+        metrics=metrics,
+    )
+    routed: ASGIApp = CorsLayer(
+        litestar,  # type: ignore[arg-type]
+        origins=cors_policy(cors_origins),
+        is_eligible=is_cross_origin_readable,
+    )
+    routed = CachingLayer(routed, max_age_for=cache_max_age)
+    routed = CompressionLayer(routed)
+    transport = TransportLayer(
+        routed, new_request_id=app.ids.request_id, is_public_route=has_public_errors
+    )
+    return ObservabilityLayer(
+        transport,
+        metrics=metrics,
+        is_public_route=has_public_errors,
+        is_public_only=is_public_only,
     )

@@ -178,7 +178,9 @@ def compare_body(request: Request[Any, Any, Any], body: bytes) -> object:
         )
     try:
         document = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (ValueError, RecursionError):
+        # ValueError: bad UTF-8, bad JSON, or an integer of more than 4300 digits;
+        # RecursionError: arrays or objects nested thousands deep. All are the client's.
         raise InvalidParameter("body", "The body is not valid UTF-8 JSON.") from None
     if not isinstance(document, dict):
         raise InvalidParameter("body", 'The body must be a JSON object: {"urns": ["100000", ...]}.')

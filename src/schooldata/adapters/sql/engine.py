@@ -1,0 +1,154 @@
+"""Engines tuned per backend, the one translation of driver errors, and fast bulk loading.
+
+SQLite serves one machine (many reader processes, one importer); PostgreSQL serves many.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import psycopg
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import ConnectionPoolEntry
+
+from schooldata.domain.errors import DataUnavailable
+
+SQLITE_BUSY_TIMEOUT_MS = 5_000
+POSTGRES_CONNECT_TIMEOUT_S = 5
+# Reads answer web requests: a query that runs longer than this is a bug or an overload, and
+# failing it (503) beats holding a worker. Imports lift the limit for their own transaction.
+POSTGRES_STATEMENT_TIMEOUT_MS = 15_000
+IMPORT_STATEMENT_TIMEOUT = "10min"
+IMPORT_WORK_MEM = "256MB"
+
+WRITE_OPTION = "schooldata_write"
+"""Execution option marking an engine whose transactions write (SQLite: BEGIN IMMEDIATE)."""
+
+BATCH_ROWS = 50_000
+
+# Raw DBAPI cursors (bulk loads) raise driver errors that SQLAlchemy never sees.
+DRIVER_ERRORS: tuple[type[Exception], ...] = (SQLAlchemyError, sqlite3.Error, psycopg.Error)
+
+
+@contextmanager
+def unavailable_on_error() -> Iterator[None]:
+    """Any database failure becomes DataUnavailable: callers never see a driver exception."""
+    try:
+        yield
+    except DRIVER_ERRORS as exc:
+        raise DataUnavailable() from exc
+
+
+def create_engine_for(url: str) -> Engine:
+    """An engine for `sqlite:///...` or `postgresql+psycopg://...`."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return _sqlite_engine(parsed)
+    if backend == "postgresql":
+        return _postgres_engine(parsed)
+    raise ValueError(f"unsupported database backend {backend!r} (use sqlite or postgresql)")
+
+
+def describe(url: str) -> str:
+    """The URL with any password masked, for messages and logs."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "<unparseable database URL>"
+
+
+def _sqlite_engine(url: URL) -> Engine:
+    engine = create_engine(url, pool_pre_ping=True)
+
+    @event.listens_for(engine, "connect")
+    def _configure(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        # sqlite3's legacy transaction control skips BEGIN before SELECT and DDL, which breaks
+        # snapshot reads and transactional migrations; SQLAlchemy emits BEGIN itself instead.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        # WAL: readers never block the importer and always see the last committed state.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        # NORMAL is durable against corruption in WAL mode and makes large commits cheap.
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        # Off by default in SQLite; the tables of later migrations (keys) rely on it.
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        # A writer takes the write lock up front: upgrading a read lock later can fail with
+        # SQLITE_BUSY at once, without waiting for busy_timeout.
+        write = conn.get_execution_options().get(WRITE_OPTION, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+def _postgres_engine(url: URL) -> Engine:
+    # libpq takes one `options` string: keep any the URL sets (tests set search_path there).
+    given = url.query.get("options", ())
+    options = [given] if isinstance(given, str) else list(given)
+    options.append(f"-c statement_timeout={POSTGRES_STATEMENT_TIMEOUT_MS}")
+    connect_args: dict[str, Any] = {"options": " ".join(options)}
+    if "connect_timeout" not in url.query:
+        connect_args["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT_S
+    return create_engine(
+        url.difference_update_query(["options"]),
+        pool_pre_ping=True,
+        connect_args=connect_args,
+    )
+
+
+def begin_write(conn: Connection) -> None:
+    """Per-transaction settings for imports and migrations (call right after BEGIN)."""
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"SET LOCAL statement_timeout = '{IMPORT_STATEMENT_TIMEOUT}'")
+        # Imports sort and de-duplicate millions of rows: in memory, not in temp files.
+        conn.exec_driver_sql(f"SET LOCAL work_mem = '{IMPORT_WORK_MEM}'")
+
+
+def bulk_insert(
+    conn: Connection, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> int:
+    """Insert many plain rows (str, int, float, None) fast; returns how many.
+
+    PostgreSQL: COPY. SQLite: executemany in large batches, bypassing per-row SQL compilation.
+    """
+    quote = conn.dialect.identifier_preparer.quote
+    target = f"{quote(table)} ({', '.join(quote(c) for c in columns)})"
+    if conn.dialect.name == "postgresql":
+        return _copy_rows(conn, target, rows)
+    sql = f"INSERT INTO {target} VALUES ({', '.join('?' for _ in columns)})"
+    count = 0
+    for batch in batched(rows, BATCH_ROWS):
+        conn.exec_driver_sql(sql, batch)
+        count += len(batch)
+    return count
+
+
+T = TypeVar("T")
+
+
+def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """Consecutive lists of at most `size` items (itertools.batched arrives in Python 3.12)."""
+    iterator = iter(items)
+    while batch := list(itertools.islice(iterator, size)):
+        yield batch
+
+
+def _copy_rows(conn: Connection, target: str, rows: Iterable[Sequence[Any]]) -> int:
+    dbapi_connection: psycopg.Connection[Any] = conn.connection.dbapi_connection  # type: ignore[assignment]
+    count = 0
+    with dbapi_connection.cursor() as cursor, cursor.copy(f"COPY {target} FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+            count += 1
+    return count

@@ -1,0 +1,209 @@
+"""schooldata as a Python library: open a database, search it, look a school up, find schools
+near a postcode. Typed, synchronous, and the same rules as the public API and the CLI.
+
+Quick start (the embedded demo dataset, built on first use)::
+
+    from schooldata import open_database
+
+    with open_database() as client:
+        for hit in client.search("st mary", limit=3):
+            print(hit.school.urn, hit.school.name)
+
+The answers are the domain's own frozen objects (`School`, `SearchHit`) wrapped in
+`SearchResults`. Fields the service never serves (personal data such as `head_name`, the
+independent inspectorate) are blank in every object this module returns. docs/library.md has
+runnable examples.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterator
+from types import TracebackType
+
+import attrs
+from attrs import frozen
+
+from schooldata.application.search_schools import PublicSearchRequest
+from schooldata.application.service import Application
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.errors import (
+    DataUnavailable,
+    DomainError,
+    InvalidParameter,
+    InvalidUrn,
+    MissingSearchInput,
+    SchoolNotFound,
+    UnknownPostcode,
+)
+from schooldata.domain.licensing import SCHOOL_FIELDS, Licence
+from schooldata.domain.school import School
+from schooldata.domain.search import PUBLIC_DEFAULT_LIMIT, SearchHit
+
+__all__ = [
+    "DataUnavailable",
+    "DomainError",
+    "InvalidParameter",
+    "InvalidUrn",
+    "MissingSearchInput",
+    "School",
+    "SchoolDataClient",
+    "SchoolNotFound",
+    "SearchHit",
+    "SearchResults",
+    "UnknownPostcode",
+    "open_database",
+]
+
+_SCHOOL_ATTRIBUTES = frozenset(a.name for a in attrs.fields(School))
+# Declared `never` in the licensing registry and present on the record: blanked on the way out.
+WITHHELD_FIELDS: frozenset[str] = frozenset(
+    f.name for f in SCHOOL_FIELDS if f.licence is Licence.NEVER and f.name in _SCHOOL_ATTRIBUTES
+)
+
+
+def _served(school: School) -> School:
+    blank = {name: None for name in WITHHELD_FIELDS if getattr(school, name) is not None}
+    return attrs.evolve(school, **blank) if blank else school  # type: ignore[arg-type]
+
+
+def _served_hit(hit: SearchHit) -> SearchHit:
+    return attrs.evolve(hit, school=_served(hit.school))
+
+
+@frozen(kw_only=True)
+class SearchResults:
+    """One page of answers.
+
+    - `total` counts every match, not just the page; `limit` is the page size used.
+    - `hits` are in the search's order: nearest first when a postcode was given (each with
+      `distance_miles`), else best name match first (ties by URN).
+    - Iterating the results iterates the hits; `len()` is the number of hits.
+    """
+
+    total: int
+    limit: int
+    hits: tuple[SearchHit, ...]
+
+    @property
+    def schools(self) -> tuple[School, ...]:
+        return tuple(hit.school for hit in self.hits)
+
+    def __iter__(self) -> Iterator[SearchHit]:
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+
+class SchoolDataClient:
+    """Read-only access to one schooldata database.
+
+    Build it with `open_database(url)` (or `from_application(app)` over an application you
+    wired yourself, e.g. `bootstrap_memory()` in tests). Errors are the domain's:
+    `InvalidParameter` (and its kinds `InvalidUrn`, `UnknownPostcode`, `MissingSearchInput`),
+    `SchoolNotFound`, `DataUnavailable`; all are `DomainError`s with a `code` and a `message`.
+    Safe to share between threads. Close it (or use `with`) to release database connections.
+    """
+
+    def __init__(self, app: Application, *, on_close: Callable[[], None] | None = None) -> None:
+        self._app = app
+        self._on_close = on_close
+
+    @classmethod
+    def from_application(cls, app: Application) -> SchoolDataClient:
+        """A client over an already-wired application; closing it does not close `app`."""
+        return cls(app)
+
+    def search(
+        self,
+        query: str | None = None,
+        *,
+        postcode: str | None = None,
+        phase: str | None = None,
+        radius_miles: float | None = None,
+        limit: int = PUBLIC_DEFAULT_LIMIT,
+    ) -> SearchResults:
+        """Open schools by name, local authority or type (`query`), and/or nearest `postcode`.
+
+        The public search's rules: at least one of `query` or `postcode`, each at least two
+        characters; `postcode` a full postcode or an outward code (`"SW1A"`); `phase` one of
+        `primary`, `secondary`, `nursery`, `sixth form`, `all-through`; `radius_miles`
+        0.1-100 (needs a postcode); `limit` 1-25."""
+        answer = self._app.search_schools.execute(
+            PublicSearchRequest(
+                query=query,
+                postcode=postcode,
+                phase=phase,
+                radius_miles=radius_miles,
+                limit=limit,
+            )
+        )
+        return SearchResults(
+            total=answer.page.total,
+            limit=answer.limit,
+            hits=tuple(_served_hit(hit) for hit in answer.page.hits),
+        )
+
+    def nearby(
+        self, postcode: str, *, radius_miles: float | None = None, limit: int = PUBLIC_DEFAULT_LIMIT
+    ) -> SearchResults:
+        """Open schools nearest `postcode`, nearest first, each with `distance_miles`."""
+        return self.search(postcode=postcode, radius_miles=radius_miles, limit=limit)
+
+    def get_school(self, urn: str | int) -> School:
+        """One open school by its six-digit URN (`"100000"` or `100000`).
+
+        Raises `InvalidUrn` for anything but six digits, `SchoolNotFound` for a URN that is
+        unknown or not open."""
+        return _served(self._app.get_school.execute(urn))
+
+    def sources(self) -> list[DatasetRecord]:
+        """The imported datasets behind the answers: publisher, licence, attribution, dates.
+        Open Government Licence data must be attributed wherever you publish it."""
+        return list(self._app.ports.datasets.current())
+
+    def close(self) -> None:
+        if self._on_close is not None:
+            on_close, self._on_close = self._on_close, None
+            on_close()
+
+    def __enter__(self) -> SchoolDataClient:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_database(url: str | None = None) -> SchoolDataClient:
+    """Open a schooldata database for reading.
+
+    - `url=None`: the configured database (`SCHOOLDATA_DATABASE_URL`, `schooldata.toml`), and
+      by default the embedded demo, built under `SCHOOLDATA_HOME` on first use.
+    - `url="sqlite:///path/to/schooldata.sqlite3"` or
+      `url="postgresql+psycopg://user@host/db"`: that database, which `schooldata import`
+      filled. Its schema is brought up to date on open (as the server does).
+
+    The library never reads or creates API keys, so no key secret is needed; one configured
+    in the environment is used as it is.
+    """
+    from schooldata.bootstrap import bootstrap
+    from schooldata.settings import load_settings, with_overrides
+
+    settings = load_settings(database_url=url)
+    if settings.key_secret is None and not settings.uses_embedded_demo:
+        # bootstrap insists on a stable secret for a real database because stored key hashes
+        # depend on it; a reader that never touches keys can use a throwaway one.
+        settings = with_overrides(settings, key_secret=secrets.token_urlsafe(48))
+    app = bootstrap(settings)
+    return SchoolDataClient(app, on_close=_closer(app))
+
+
+def _closer(app: Application) -> Callable[[], None] | None:
+    close = getattr(app.ports.store, "close", None)
+    return close if callable(close) else None

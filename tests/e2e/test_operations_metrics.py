@@ -1,0 +1,194 @@
+"""Prometheus metrics: requests, latency, metering, limits and MCP calls; never a secret."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+
+import pytest
+from litestar.testing import TestClient
+from tests.conftest import issue_key
+from tests.support.dataset import build_store
+
+from schooldata.application.service import Application
+from schooldata.bootstrap import bootstrap_memory
+from schooldata.entrypoints.rest.app import create_app
+from schooldata.entrypoints.rest.observability import (
+    MAX_SERIES_PER_FAMILY,
+    CountingMeter,
+    Metrics,
+    instrument,
+)
+
+SAMPLE = re.compile(
+    r"^(?P<name>[a-zA-Z_:][a-zA-Z0-9_:]*)"
+    r'(?P<labels>\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*\})?'
+    r" (?P<value>-?[0-9.e+-]+|\+Inf|NaN)$"
+)
+NOW = dt.datetime(2025, 6, 1, 12, 0, 0, tzinfo=dt.UTC)
+
+
+class FixedClock:
+    def now(self) -> dt.datetime:
+        return NOW
+
+
+@pytest.fixture
+def fixed_app() -> Application:
+    return bootstrap_memory(store=build_store(), clock=FixedClock())
+
+
+@pytest.fixture
+def metrics() -> Metrics:
+    return Metrics()
+
+
+@pytest.fixture
+def observed(fixed_app: Application, metrics: Metrics) -> Iterator[TestClient]:  # type: ignore[type-arg]
+    asgi = create_app(fixed_app, base_url="http://testserver.local", metrics=metrics)
+    with TestClient(app=asgi) as client:  # type: ignore[arg-type]
+        yield client
+
+
+def samples(text: str) -> dict[str, float]:
+    """`name{labels}` -> value, checking every line is valid exposition text."""
+    found: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith("# HELP ") or line.startswith("# TYPE "):
+            continue
+        match = SAMPLE.match(line)
+        assert match, f"not exposition format: {line!r}"
+        found[match["name"] + (match["labels"] or "")] = float(match["value"])
+    return found
+
+
+def test_metrics_are_prometheus_text(observed: TestClient) -> None:
+    observed.get("/api/v1/search?query=st%20mary")
+    response = observed.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
+    assert response.headers["cache-control"] == "no-store"
+    text = response.text
+    assert text.endswith("\n")
+    for family, kind in (
+        ("schooldata_http_requests_total", "counter"),
+        ("schooldata_http_request_duration_seconds", "histogram"),
+        ("schooldata_metered_calls_total", "counter"),
+        ("schooldata_limit_rejections_total", "counter"),
+        ("schooldata_mcp_calls_total", "counter"),
+    ):
+        assert f"# TYPE {family} {kind}\n" in text
+    values = samples(text)
+    assert values['schooldata_build_info{version="0.1.0"}'] == 1
+    assert values['schooldata_dataset_rows{dataset="gias_establishments"}'] > 0
+
+
+def test_requests_are_counted_by_route_template_status_and_tier(
+    observed: TestClient, fixed_app: Application
+) -> None:
+    key = issue_key(fixed_app)
+    observed.get("/api/v1/schools/100001")
+    observed.get("/api/v1/schools/100002")
+    observed.get("/api/v1/schools/999999")
+    observed.get("/api/v1/schools/100001", headers={"Authorization": f"Bearer {key}"})
+    observed.get("/api/v1/meta")
+    observed.get("/no/such/route")
+    values = samples(observed.get("/metrics").text)
+    route = 'route="/api/v1/schools/{urn}",method="GET"'
+    assert values[f'schooldata_http_requests_total{{{route},status="200",tier="public"}}'] == 2
+    assert values[f'schooldata_http_requests_total{{{route},status="404",tier="public"}}'] == 1
+    assert values[f'schooldata_http_requests_total{{{route},status="200",tier="commercial"}}'] == 1
+    meta = 'route="/api/v1/meta",method="GET",status="401",tier="commercial"'
+    assert values[f"schooldata_http_requests_total{{{meta}}}"] == 1
+    unmatched = 'route="(unmatched)",method="GET",status="404",tier="public"'
+    assert values[f"schooldata_http_requests_total{{{unmatched}}}"] == 1
+    histogram = 'schooldata_http_request_duration_seconds_count{route="/api/v1/schools/{urn}",tier="public"}'
+    assert values[histogram] == 3
+    bucket = 'schooldata_http_request_duration_seconds_bucket{route="/api/v1/schools/{urn}",tier="public",le="+Inf"}'
+    assert values[bucket] == 3
+
+
+def test_metered_calls_and_rate_limit_rejections_are_counted(
+    observed: TestClient, fixed_app: Application, metrics: Metrics
+) -> None:
+    key = issue_key(fixed_app)  # developer: 5 requests per second; the clock stands still
+    statuses = [
+        observed.get("/api/v1/meta", headers={"Authorization": f"Bearer {key}"}).status_code
+        for _ in range(7)
+    ]
+    assert statuses == [200] * 5 + [429] * 2
+    finance = observed.get(
+        "/api/v1/schools/100001/finance", headers={"Authorization": f"Bearer {key}"}
+    )
+    assert finance.status_code == 403, "not in the developer plan: refused before the limiter"
+    assert metrics.value("schooldata_metered_calls_total", face="rest", feature="meta") == 5
+    assert metrics.value("schooldata_metered_calls_total", face="rest", feature="finance") == 0
+    rejected = metrics.value(
+        "schooldata_limit_rejections_total", face="rest", reason="rate_limit_exceeded"
+    )
+    assert rejected == 2
+
+
+def test_a_public_call_with_a_key_is_not_metered(
+    observed: TestClient, fixed_app: Application, metrics: Metrics
+) -> None:
+    key = issue_key(fixed_app)
+    observed.get("/api/v1/search?query=st%20mary", headers={"Authorization": f"Bearer {key}"})
+    assert "schooldata_metered_calls_total{" not in observed.get("/metrics").text
+    assert metrics.value("schooldata_metered_calls_total", face="rest", feature="meta") == 0
+
+
+def test_metrics_never_expose_keys_prefixes_or_organisations(
+    observed: TestClient, fixed_app: Application
+) -> None:
+    created = fixed_app.keys.create_key(organisation="secret-org", name="ci", plan="developer")
+    observed.get("/api/v1/meta", headers={"Authorization": f"Bearer {created.key}"})
+    observed.get("/api/v1/meta", headers={"Authorization": f"Bearer {created.key}x"})
+    observed.get(f"/api/v1/search?query=st&api_key={created.key}")
+    text = observed.get("/metrics").text
+    assert created.key not in text
+    assert created.key[9:] not in text
+    assert created.record.display_prefix not in text
+    assert "secret-org" not in text
+
+
+def test_the_mcp_face_api(metrics: Metrics) -> None:
+    metrics.mcp_call("search_schools")
+    metrics.mcp_call("search_schools")
+    metrics.mcp_call("get_school_finances", outcome="error")
+    metrics.mcp_call('bad"tool\nname', outcome="ok")
+    assert metrics.value("schooldata_mcp_calls_total", tool="search_schools", outcome="ok") == 2
+    assert (
+        metrics.value("schooldata_mcp_calls_total", tool="get_school_finances", outcome="error")
+        == 1
+    )
+    assert metrics.value("schooldata_mcp_calls_total", tool="other", outcome="ok") == 1
+    samples(metrics.render())
+
+
+def test_instrument_gives_another_face_its_own_label(fixed_app: Application) -> None:
+    metrics = Metrics()
+    mcp_app = instrument(fixed_app, metrics, face="mcp")
+    assert isinstance(mcp_app.meter, CountingMeter)
+    assert fixed_app.meter is not mcp_app.meter, "the original application is unchanged"
+    again = instrument(mcp_app, metrics, face="mcp")
+    caller = fixed_app.authenticate.execute(
+        authorization=f"Bearer {issue_key(fixed_app)}", x_api_key=None
+    )
+    assert caller is not None
+    from schooldata.domain.plans import Feature
+
+    again.meter.admit(caller, Feature.META)
+    assert metrics.value("schooldata_metered_calls_total", face="mcp", feature="meta") == 1, (
+        "instrumenting twice counts once"
+    )
+
+
+def test_label_sets_are_bounded(metrics: Metrics) -> None:
+    for n in range(MAX_SERIES_PER_FAMILY + 50):
+        metrics.http_request(route=f"/r{n}", method="GET", status=200, tier="public", seconds=0.01)
+    metrics.http_request(route="/x", method="BREW", status=200, tier="public", seconds=0.01)
+    text = metrics.render()
+    assert text.count("schooldata_http_requests_total{") == MAX_SERIES_PER_FAMILY + 1
+    assert 'route="other",method="other",status="other",tier="other"' in text
