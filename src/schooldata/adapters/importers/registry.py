@@ -1,0 +1,232 @@
+"""The importers the CLI offers: name -> parser, dataset kind and provenance record.
+
+Each record is a template: what is known from the file names (an extract date, a period) is
+filled in by `Importer.record_for`; `imported_at` is a placeholder that the ImportDataset use
+case replaces with the store's clock when the import commits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import attrs
+from attrs import frozen
+
+from schooldata.adapters.importers.codepoint import first_row, looks_like_codepoint, parse_codepoint
+from schooldata.adapters.importers.files import Source, expand_sources
+from schooldata.adapters.importers.gias import parse_gias
+from schooldata.adapters.importers.ks4_info import DATASET as KS4_DATASET
+from schooldata.adapters.importers.ks4_info import parse_ks4_information
+from schooldata.adapters.importers.links import parse_links
+from schooldata.adapters.importers.onspd import looks_like_onspd, parse_onspd
+from schooldata.application.import_dataset import DatasetKind
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.errors import ImportRejected
+from schooldata.domain.results import period_label
+from schooldata.ports.imports import Progress, RejectLog
+
+OGL = "Open Government Licence v3.0"
+OGL_ATTRIBUTION = (
+    "Contains public sector information licensed under the Open Government Licence v3.0."
+)
+PLACEHOLDER_IMPORTED_AT = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+CODEPOINT_ATTRIBUTION = (
+    "Contains OS data © Crown copyright and database right {year}. "
+    "Contains Royal Mail data © Royal Mail copyright and database right {year}. "
+    "Contains National Statistics data © Crown copyright and database right {year}."
+)
+ONSPD_ATTRIBUTION = (
+    "Source: Office for National Statistics licensed under the Open Government Licence v3.0. "
+    "Contains OS data © Crown copyright and database right {year}. "
+    "Contains Royal Mail data © Royal Mail copyright and database right {year}. "
+    "Contains GeoPlace data © Local Government Information House Limited copyright and "
+    "database right {year}."
+)
+
+
+class Parser(Protocol):
+    def __call__(
+        self, source: Source, log: RejectLog, *, progress: Progress | None = None
+    ) -> Iterator[Any]: ...
+
+
+Describe = Callable[[list[Path], DatasetRecord], DatasetRecord]
+
+
+def _as_is(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+    return record
+
+
+@frozen
+class Importer:
+    """One CLI importer. `template` may hold a `{year}` for the attribution's copyright year."""
+
+    name: str
+    parse: Parser
+    kind: DatasetKind
+    template: DatasetRecord
+    describe: Describe = _as_is
+
+    @property
+    def record(self) -> DatasetRecord:
+        """The provenance when nothing is known about the files."""
+        return _with_year(self.template)
+
+    def record_for(self, source: Source, *, extract_date: dt.date | None = None) -> DatasetRecord:
+        """The provenance of importing `source`; an explicit extract date wins over the name's."""
+        record = self.describe(expand_sources(source), self.template)
+        if extract_date is not None:
+            record = attrs.evolve(record, extract_date=extract_date)
+        return _with_year(record)
+
+
+# ---- GIAS ------------------------------------------------------------------------------
+
+GIAS_RECORD = DatasetRecord(
+    name="gias_establishments",
+    title="Get Information about Schools: establishment data (edubasealldata)",
+    publisher="Department for Education",
+    licence=OGL,
+    attribution=OGL_ATTRIBUTION,
+    url="https://get-information-schools.service.gov.uk/Downloads",
+    extract_date=None,
+    imported_at=PLACEHOLDER_IMPORTED_AT,
+    cadence="daily",
+    coverage="England: every establishment registered with GIAS; open ones are served",
+)
+LINKS_RECORD = attrs.evolve(
+    GIAS_RECORD,
+    name="gias_links",
+    title="Get Information about Schools: establishment links (predecessors and successors)",
+    coverage="England: links between establishments registered with GIAS",
+)
+_YYYYMMDD = re.compile(r"(?<![0-9])([0-9]{4})([0-9]{2})([0-9]{2})(?![0-9])")
+
+
+def _dated_by_name(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+    """GIAS names its downloads by extract date: `edubasealldata20250422.csv`."""
+    match = _YYYYMMDD.search(paths[0].name)
+    if match is None:
+        return record
+    try:
+        date = dt.date(*(int(g) for g in match.groups()))
+    except ValueError:
+        return record
+    return attrs.evolve(record, extract_date=date)
+
+
+# ---- Postcodes -------------------------------------------------------------------------
+
+CODEPOINT_RECORD = DatasetRecord(
+    name="codepoint_open",
+    title="OS Code-Point Open",
+    publisher="Ordnance Survey",
+    licence=OGL,
+    attribution=CODEPOINT_ATTRIBUTION,
+    url="https://www.ordnancesurvey.co.uk/products/code-point-open",
+    extract_date=None,
+    imported_at=PLACEHOLDER_IMPORTED_AT,
+    cadence="quarterly",
+    coverage="Great Britain: live postcode units (no Northern Ireland, Isle of Man or "
+    "Channel Islands)",
+)
+ONSPD_RECORD = DatasetRecord(
+    name="onspd",
+    title="ONS Postcode Directory",
+    publisher="Office for National Statistics",
+    licence=OGL,
+    attribution=ONSPD_ATTRIBUTION,
+    url="https://geoportal.statistics.gov.uk/",
+    extract_date=None,
+    imported_at=PLACEHOLDER_IMPORTED_AT,
+    cadence="quarterly",
+    coverage="United Kingdom: live postcode units (terminated postcodes are not imported)",
+)
+PostcodeFormat = Literal["codepoint", "onspd"]
+_MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+_ONSPD_RELEASE = re.compile(rf"_({'|'.join(_MONTHS)})_?([0-9]{{4}})", re.IGNORECASE)
+
+
+def detect_postcode_format(paths: list[Path]) -> PostcodeFormat:
+    """ONSPD has a header naming `pcd`/`pcds` and `lat`/`long`; Code-Point has no header."""
+    row = first_row(paths[0])
+    if looks_like_onspd(row):
+        return "onspd"
+    if looks_like_codepoint(row):
+        return "codepoint"
+    raise ImportRejected(
+        f"{paths[0].name} is neither OS Code-Point Open (no header; postcode, quality, "
+        "eastings, northings) nor ONSPD (a header with pcd/pcds, lat and long)."
+    )
+
+
+def parse_postcodes(
+    source: Source, log: RejectLog, *, progress: Progress | None = None
+) -> Iterator[Any]:
+    """Code-Point Open or ONSPD, whichever the files are."""
+    paths = expand_sources(source)
+    if detect_postcode_format(paths) == "onspd":
+        return parse_onspd(paths, log, progress=progress)
+    return parse_codepoint(paths, log, progress=progress)
+
+
+def _postcode_record(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+    if detect_postcode_format(paths) == "codepoint":
+        return record
+    match = _ONSPD_RELEASE.search(paths[0].name)  # `ONSPD_NOV_2025_UK.csv`
+    if match is None:
+        return ONSPD_RECORD
+    month = _MONTHS.index(match.group(1).upper()) + 1
+    return attrs.evolve(ONSPD_RECORD, extract_date=dt.date(int(match.group(2)), month, 1))
+
+
+def _with_year(record: DatasetRecord) -> DatasetRecord:
+    """Fill the copyright year of OS/ONS attributions: the extract's year, else this year's."""
+    if "{year}" not in record.attribution:
+        return record
+    year = (record.extract_date or dt.datetime.now(dt.UTC).date()).year
+    return attrs.evolve(record, attribution=record.attribution.format(year=year))
+
+
+# ---- Performance tables ----------------------------------------------------------------
+
+KS4_INFO_RECORD = DatasetRecord(
+    name=KS4_DATASET,
+    title="Key stage 4 performance: information about schools",
+    publisher="Department for Education",
+    licence=OGL,
+    attribution=OGL_ATTRIBUTION,
+    url="https://explore-education-statistics.service.gov.uk/find-statistics/key-stage-4-performance",
+    extract_date=None,
+    imported_at=PLACEHOLDER_IMPORTED_AT,
+    cadence="annual (provisional in the autumn, revised in the spring)",
+    coverage="England: schools with pupils at the end of key stage 4",
+)
+_EES_NAME = re.compile(r"^([0-9]{6})_.*?(provisional|revised|final)?\.csv", re.IGNORECASE)
+
+
+def _ks4_period(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+    """EES names files `202425_..._provisional.csv`: the period and release are in the name."""
+    match = _EES_NAME.match(paths[0].name.removesuffix(".gz"))
+    if match is None:
+        return record
+    release = f" ({match.group(2).lower()})" if match.group(2) else ""
+    return attrs.evolve(
+        record, period=period_label(match.group(1)), title=f"{record.title}{release}"
+    )
+
+
+IMPORTERS: dict[str, Importer] = {
+    "gias": Importer("gias", parse_gias, DatasetKind.SCHOOLS, GIAS_RECORD, _dated_by_name),
+    "links": Importer("links", parse_links, DatasetKind.LINKS, LINKS_RECORD, _dated_by_name),
+    "postcodes": Importer(
+        "postcodes", parse_postcodes, DatasetKind.POSTCODES, CODEPOINT_RECORD, _postcode_record
+    ),
+    "ks4-info": Importer(
+        "ks4-info", parse_ks4_information, DatasetKind.MEASURES, KS4_INFO_RECORD, _ks4_period
+    ),
+}
