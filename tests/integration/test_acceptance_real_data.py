@@ -11,6 +11,7 @@ import csv
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -78,10 +79,8 @@ def test_the_gias_subset_serves_exactly_its_open_rows(database: str) -> None:
 
 
 def _os_location(postcode: str) -> Location:
-    area = "".join(ch for ch in postcode if ch.isalpha())[:2].lower()
-    with gzip.open(
-        SHARED_DATA / "codepoint_open" / f"{area.rstrip('0123456789')}.csv.gz", "rt"
-    ) as f:
+    area = re.match(r"[A-Z]+", postcode.upper()).group(0).lower()  # type: ignore[union-attr]
+    with gzip.open(SHARED_DATA / "codepoint_open" / f"{area}.csv.gz", "rt") as f:
         for row in csv.reader(f):
             if row[0] == postcode:
                 lon, lat = Transformer.from_crs(
