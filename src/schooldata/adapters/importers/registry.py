@@ -22,7 +22,18 @@ from schooldata.adapters.importers.gias import parse_gias
 from schooldata.adapters.importers.ks4_info import DATASET as KS4_DATASET
 from schooldata.adapters.importers.ks4_info import parse_ks4_information
 from schooldata.adapters.importers.links import parse_links
+from schooldata.adapters.importers.ofsted import DATASET_REPORT_CARD, dataset_of, parse_ofsted
 from schooldata.adapters.importers.onspd import looks_like_onspd, parse_onspd
+from schooldata.adapters.importers.performance import (
+    ADMISSIONS,
+    FINANCE,
+    KS2_RESULTS,
+    KS4_RESULTS,
+    KS5_DESTINATIONS,
+    KS5_RESULTS,
+    TableSpec,
+    parse_table,
+)
 from schooldata.application.import_dataset import DatasetKind
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import ImportRejected
@@ -220,6 +231,102 @@ def _ks4_period(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
     )
 
 
+# ---- Ofsted MI and the other school-level tables -------------------------------------
+
+OFSTED_RECORD = DatasetRecord(
+    name="ofsted_graded",
+    title="Ofsted state-funded schools management information: graded inspections (historic)",
+    publisher="Ofsted",
+    licence=OGL,
+    attribution=OGL_ATTRIBUTION,
+    url="https://www.gov.uk/government/statistical-data-sets/monthly-management-information-ofsteds-school-inspections-outcomes",
+    extract_date=None,
+    imported_at=PLACEHOLDER_IMPORTED_AT,
+    cadence="monthly",
+    coverage="England: state-funded schools' latest inspections",
+)
+
+
+def _ofsted_layout(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+    """Each MI layout is its own dataset: report cards and graded outcomes never mix."""
+    if dataset_of(paths) == DATASET_REPORT_CARD:
+        return attrs.evolve(
+            record,
+            name=DATASET_REPORT_CARD,
+            title="Ofsted state-funded schools management information: report cards",
+        )
+    return record
+
+
+def _parse_ofsted(
+    source: Source, log: RejectLog, *, progress: Progress | None = None
+) -> Iterator[Any]:
+    return parse_ofsted(source, log, progress=progress)
+
+
+def _table_importer(
+    name: str, spec: TableSpec, title: str, publisher: str, cadence: str
+) -> Importer:
+    def parse(source: Source, log: RejectLog, *, progress: Progress | None = None) -> Iterator[Any]:
+        return parse_table(spec, source, log, progress=progress)
+
+    record = attrs.evolve(
+        KS4_INFO_RECORD,
+        name=spec.dataset,
+        title=title,
+        publisher=publisher,
+        cadence=cadence,
+        coverage=None,
+        url=None,
+    )
+    return Importer(name, parse, DatasetKind.MEASURES, record, _ks4_period)
+
+
+TABLE_IMPORTERS = {
+    "ks4-results": _table_importer(
+        "ks4-results",
+        KS4_RESULTS,
+        "Key stage 4 performance: school results",
+        "Department for Education",
+        "annual",
+    ),
+    "ks2-results": _table_importer(
+        "ks2-results",
+        KS2_RESULTS,
+        "Key stage 2 attainment: school results",
+        "Department for Education",
+        "annual",
+    ),
+    "ks5-results": _table_importer(
+        "ks5-results",
+        KS5_RESULTS,
+        "16-18 performance: school and college results",
+        "Department for Education",
+        "annual",
+    ),
+    "ks5-destinations": _table_importer(
+        "ks5-destinations",
+        KS5_DESTINATIONS,
+        "16-18 destination measures (2022/23 institution cohort)",
+        "Department for Education",
+        "annual",
+    ),
+    "admissions": _table_importer(
+        "admissions",
+        ADMISSIONS,
+        "School admissions: applications and offers",
+        "Department for Education",
+        "annual",
+    ),
+    "finance": _table_importer(
+        "finance",
+        FINANCE,
+        "Schools financial benchmarking: income and expenditure",
+        "Department for Education",
+        "annual",
+    ),
+}
+
 IMPORTERS: dict[str, Importer] = {
     "gias": Importer("gias", parse_gias, DatasetKind.SCHOOLS, GIAS_RECORD, _dated_by_name),
     "links": Importer("links", parse_links, DatasetKind.LINKS, LINKS_RECORD, _dated_by_name),
@@ -229,4 +336,8 @@ IMPORTERS: dict[str, Importer] = {
     "ks4-info": Importer(
         "ks4-info", parse_ks4_information, DatasetKind.MEASURES, KS4_INFO_RECORD, _ks4_period
     ),
+    "ofsted": Importer(
+        "ofsted", _parse_ofsted, DatasetKind.INSPECTIONS, OFSTED_RECORD, _ofsted_layout
+    ),
+    **TABLE_IMPORTERS,
 }

@@ -19,7 +19,20 @@ from schooldata.entrypoints.cli.output import Column, RowsView, Writer
 from schooldata.ports.imports import Progress as ProgressCallback
 from schooldata.ports.imports import RejectLog
 
-DATASETS = ("gias", "links", "postcodes", "ks4-info", "sample")
+DATASETS = (
+    "gias",
+    "links",
+    "postcodes",
+    "ks4-info",
+    "ks4-results",
+    "ks2-results",
+    "ks5-results",
+    "ks5-destinations",
+    "ofsted",
+    "admissions",
+    "finance",
+    "sample",
+)
 REJECTS_SHOWN = 10
 REJECTS = RowsView(table=(Column("line", "Line"), Column("reason", "Reason")), csv=None)
 SUMMARY = RowsView(
@@ -55,6 +68,11 @@ def import_(
       links      GIAS establishment links (links_edubasealldataYYYYMMDD.csv)
       postcodes  OS Code-Point Open or ONSPD files (files or a directory)
       ks4-info   KS4 information about schools (EES table)
+      ks4-results, ks2-results, ks5-results, ks5-destinations
+                 DfE performance-table school results (EES or legacy column names)
+      ofsted     Ofsted state-funded schools MI (report-card or graded layout)
+      admissions school admissions: applications and offers
+      finance    school income, expenditure and balances
       sample     the bundled demonstration dataset (no FILE)
 
     \b
