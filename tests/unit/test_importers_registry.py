@@ -19,11 +19,20 @@ from schooldata.domain.urn import Urn
 from schooldata.ports.imports import RejectLog
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "importers"
+SAMPLE = Path(__file__).parents[2] / "src" / "schooldata" / "adapters" / "sample" / "data"
 SOURCES = {
     "gias": FIXTURES / "edubasealldata20250401.csv",
     "links": FIXTURES / "links_edubasealldata20250422.csv",
     "postcodes": FIXTURES / "codepoint",
     "ks4-info": FIXTURES / "202425_information_about_schools_provisional.csv",
+    # The bundled synthetic files are in the same publishers' layouts.
+    "ks4-results": SAMPLE / "ks4_results_demo.csv.gz",
+    "ks2-results": SAMPLE / "ks2_results_demo.csv.gz",
+    "ks5-results": SAMPLE / "ks5_results_demo.csv.gz",
+    "ks5-destinations": SAMPLE / "ks5_destinations_demo.csv.gz",
+    "ofsted": SAMPLE / "ofsted_graded_demo.csv.gz",
+    "admissions": SAMPLE / "admissions_demo.csv.gz",
+    "finance": SAMPLE / "finance_demo.csv.gz",
 }
 NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
 
@@ -39,6 +48,13 @@ def test_the_cli_names_and_their_kinds() -> None:
         "links": DatasetKind.LINKS,
         "postcodes": DatasetKind.POSTCODES,
         "ks4-info": DatasetKind.MEASURES,
+        "ks4-results": DatasetKind.MEASURES,
+        "ks2-results": DatasetKind.MEASURES,
+        "ks5-results": DatasetKind.MEASURES,
+        "ks5-destinations": DatasetKind.MEASURES,
+        "ofsted": DatasetKind.INSPECTIONS,
+        "admissions": DatasetKind.MEASURES,
+        "finance": DatasetKind.MEASURES,
     }
 
 

@@ -34,6 +34,7 @@ from schooldata.adapters.importers.performance import (
     TableSpec,
     parse_table,
 )
+from schooldata.application.about import DATASET_FACTS
 from schooldata.application.import_dataset import DatasetKind
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import ImportRejected
@@ -276,8 +277,7 @@ def _table_importer(
         title=title,
         publisher=publisher,
         cadence=cadence,
-        coverage=None,
-        url=None,
+        coverage=DATASET_FACTS[spec.dataset][1],
     )
     return Importer(name, parse, DatasetKind.MEASURES, record, _ks4_period)
 
