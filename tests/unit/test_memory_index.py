@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.dataset import SCHOOLS
 
 from schooldata.adapters.memory.index import SchoolIndex
 from schooldata.domain.geo import Location
 from schooldata.domain.phase import Phase
 from schooldata.domain.search import Proximity, SchoolQuery, SortOrder, TextQuery, evaluate
-from tests.support.dataset import SCHOOLS
 
 INDEX = SchoolIndex(s for s in SCHOOLS if s.status in ("Open", "Open, but proposed to close"))
 ALL = INDEX.ordered

@@ -15,7 +15,7 @@ from typing import Any
 import cattrs
 
 from schooldata.application.about import Freshness, ServiceMeta
-from schooldata.application.commercial import AuthorityCount, Profile
+from schooldata.application.commercial import AuthorityCount, ListAnswer, Profile
 from schooldata.application.school_data import (
     Comparison,
     InspectionHistory,
@@ -518,3 +518,41 @@ class DatasetDocuments:
 
     def ranking(self, params: Mapping[str, object], plan: Plan) -> Ranking:
         return self._data.rankings(params, plan)
+
+
+def envelope(
+    data: Any,
+    *,
+    request_id: str,
+    sources: list[DatasetRecord],
+    pagination: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    """The commercial envelope, the same on REST and MCP: `data` plus request id, dataset
+    generation time, pagination (lists) and source attribution."""
+    meta: dict[str, Any] = {"request_id": request_id, "data_updated_at": data_updated_at(sources)}
+    if pagination is not None:
+        meta["pagination"] = pagination
+    meta["sources"] = [source(r) for r in sources]
+    return {"data": data, "meta": meta}
+
+
+def pagination(page: int, per_page: int, total: int) -> dict[str, int]:
+    return {
+        "page": page,
+        "per_page": per_page,
+        "total": total,
+        "total_pages": (total + per_page - 1) // per_page,
+    }
+
+
+def list_page(answer: ListAnswer, *, base_url: str) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """A page of schools and its pagination, as every face shows it."""
+    data = [
+        commercial_list_item(h, base_url=base_url, with_distance=answer.with_distance)
+        for h in answer.result.hits
+    ]
+    return data, pagination(answer.page, answer.per_page, answer.result.total)
+
+
+def ranking_page(ranking: Ranking) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    return ranking_items(ranking), pagination(ranking.page, ranking.per_page, ranking.total)

@@ -179,7 +179,7 @@ async def _unsupported_version(version: str, receive: Receive, send: Send) -> No
     try:
         decoded = json.loads(body)
         request_id = decoded.get("id") if isinstance(decoded, dict) else None
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to parse: no id
         pass
     payload = {
         "jsonrpc": "2.0",

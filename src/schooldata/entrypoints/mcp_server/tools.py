@@ -44,15 +44,12 @@ class ToolCall:
 
     def envelope(self, data: Any, *, pagination: dict[str, int] | None = None) -> Json:
         """The commercial envelope, as keyed REST builds it (request id, dataset time, sources)."""
-        sources = self.app.ports.datasets.current()
-        meta: Json = {
-            "request_id": self.request_id,
-            "data_updated_at": wire.data_updated_at(sources),
-        }
-        if pagination is not None:
-            meta["pagination"] = pagination
-        meta["sources"] = [wire.source(r) for r in sources]
-        return {"data": data, "meta": meta}
+        return wire.envelope(
+            data,
+            request_id=self.request_id,
+            sources=self.app.ports.datasets.current(),
+            pagination=pagination,
+        )
 
 
 @frozen(kw_only=True)
@@ -155,16 +152,7 @@ PUBLIC_TOOLS: tuple[ToolSpec, ...] = (
 
 
 def _list_envelope(call: ToolCall, answer: ListAnswer) -> Json:
-    data = [
-        wire.commercial_list_item(h, base_url=call.base_url, with_distance=answer.with_distance)
-        for h in answer.result.hits
-    ]
-    pagination = {
-        "page": answer.page,
-        "per_page": answer.per_page,
-        "total": answer.result.total,
-        "total_pages": answer.total_pages,
-    }
+    data, pagination = wire.list_page(answer, base_url=call.base_url)
     return call.envelope(data, pagination=pagination)
 
 
@@ -187,13 +175,8 @@ def _freshness(call: ToolCall) -> Json:
 
 def _rankings(call: ToolCall) -> Json:
     ranking = call.app.school_data.rankings(dict(call.arguments), call.plan)
-    pagination = {
-        "page": ranking.page,
-        "per_page": ranking.per_page,
-        "total": ranking.total,
-        "total_pages": (ranking.total + ranking.per_page - 1) // ranking.per_page,
-    }
-    body = call.envelope(wire.ranking_items(ranking), pagination=pagination)
+    data, pagination = wire.ranking_page(ranking)
+    body = call.envelope(data, pagination=pagination)
     body["meta"]["ranking"] = wire.ranking_meta(ranking)
     return body
 

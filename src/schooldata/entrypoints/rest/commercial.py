@@ -23,17 +23,7 @@ API = "/api/v1"
 def _list_envelope(
     gate: CommercialGate, request: Request[Any, Any, Any], answer: ListAnswer
 ) -> Envelope:
-    base = gate.base_url(request)
-    data = [
-        wire.commercial_list_item(h, base_url=base, with_distance=answer.with_distance)
-        for h in answer.result.hits
-    ]
-    pagination = {
-        "page": answer.page,
-        "per_page": answer.per_page,
-        "total": answer.result.total,
-        "total_pages": answer.total_pages,
-    }
+    data, pagination = wire.list_page(answer, base_url=gate.base_url(request))
     return gate.envelope(request, data, pagination=pagination)
 
 
@@ -84,12 +74,7 @@ def commercial_handlers(gate: CommercialGate) -> list[Any]:
     def authorities(request: Request[Any, Any, Any]) -> Response[Any]:
         def produce(caller: Caller) -> Envelope:
             page = app.commercial.local_authorities(query_params(request), caller.plan)
-            pagination = {
-                "page": page.page,
-                "per_page": page.per_page,
-                "total": page.total,
-                "total_pages": (page.total + page.per_page - 1) // page.per_page,
-            }
+            pagination = wire.pagination(page.page, page.per_page, page.total)
             return gate.envelope(
                 request, [wire.authority(a) for a in page.items], pagination=pagination
             )
@@ -144,13 +129,8 @@ def commercial_handlers(gate: CommercialGate) -> list[Any]:
     def rankings(request: Request[Any, Any, Any]) -> Response[Any]:
         def produce(caller: Caller) -> Envelope:
             ranking = data.rankings(query_params(request), caller.plan)
-            pagination = {
-                "page": ranking.page,
-                "per_page": ranking.per_page,
-                "total": ranking.total,
-                "total_pages": (ranking.total + ranking.per_page - 1) // ranking.per_page,
-            }
-            envelope = gate.envelope(request, wire.ranking_items(ranking), pagination=pagination)
+            items, pagination = wire.ranking_page(ranking)
+            envelope = gate.envelope(request, items, pagination=pagination)
             envelope["meta"]["ranking"] = wire.ranking_meta(ranking)
             return envelope
 

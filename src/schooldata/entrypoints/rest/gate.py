@@ -94,15 +94,12 @@ class CommercialGate:
         *,
         pagination: dict[str, int] | None = None,
     ) -> Envelope:
-        sources = self.app.ports.datasets.current()
-        meta: dict[str, Any] = {
-            "request_id": request_id_of(request),
-            "data_updated_at": wire.data_updated_at(sources),
-        }
-        if pagination is not None:
-            meta["pagination"] = pagination
-        meta["sources"] = [wire.source(r) for r in sources]
-        return {"data": data, "meta": meta}
+        return wire.envelope(
+            data,
+            request_id=request_id_of(request),
+            sources=self.app.ports.datasets.current(),
+            pagination=pagination,
+        )
 
     def _peek(self, caller: Caller) -> dict[str, str]:
         try:
