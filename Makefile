@@ -32,7 +32,8 @@ lint: install
 	$(BIN)/lint-imports
 
 bdd: install
-	$(BIN)/pytest features --gherkin-terminal-reporter -p no:xdist $(PYTEST_ARGS)
+	mkdir -p test-artifacts
+	$(BIN)/pytest features -v --gherkin-terminal-reporter -p no:xdist --cucumberjson=test-artifacts/cucumber.json $(PYTEST_ARGS)
 
 ## Regenerate the bundled synthetic demo dataset (needs ../shared/data/codepoint_open)
 demo-data: install

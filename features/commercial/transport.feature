@@ -1,0 +1,35 @@
+@transport
+Feature: What every response over the wire carries
+  "meta.request_id: Unique per request. The same value is sent in the X-Request-Id header."
+  "Commercial responses carry source attribution and a dataset generation timestamp." "Nothing
+  can be written. The MCP endpoint cannot perform applications, bookings, account changes or
+  payments."
+
+  Rule: Every response carries a request id, unique per request
+
+    Scenario: Public answers carry a request id
+      Given I am an anonymous caller
+      When I search for "school"
+      Then the response carries a request id
+      And asking again carries a different request id
+
+    Scenario: Refusals carry a request id too
+      Given I am an anonymous caller
+      When I ask for the school "12345"
+      Then the response carries a request id
+
+  @commercial
+  Rule: "Commercial responses carry source attribution and a dataset generation timestamp"
+
+    Scenario: A commercial answer names its sources and when the data was generated
+      Given I hold a key on the "developer" plan
+      When I ask for the profile of school "100001"
+      Then the answer names its sources with their name, publisher, licence, url and retrieval time
+      And the answer says when the dataset was generated
+
+  @mcp
+  Rule: "Nothing can be written"
+
+    Scenario: Every MCP tool, public or commercial, is read-only
+      Given I hold a key on the "enterprise" plan
+      Then every tool I am offered is read-only
