@@ -25,9 +25,11 @@ serve: install
 test: install lint
 	$(BIN)/pytest -m "not slow" -n 2 $(PYTEST_ARGS)
 
+LINTED := $(wildcard src tests features bench tools)
+
 lint: install
-	$(BIN)/ruff check src tests features bench tools
-	$(BIN)/ruff format --check src tests features bench tools
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy src
 	$(BIN)/lint-imports
 

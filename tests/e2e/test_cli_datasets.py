@@ -156,5 +156,3 @@ def test_features_outside_the_plan_exit_4_before_any_query(
     assert result.exit_code == 4
     assert len(result.stderr.splitlines()) == 1
     assert datasets.calls == []
-
-
