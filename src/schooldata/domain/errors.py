@@ -7,8 +7,13 @@ each; the core never knows which face asked.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
+
+# An API key pasted into the wrong place (a URN, a postcode, a parameter name) is never echoed
+# back: only its display prefix is (DECISIONS: Authentication 5).
+_KEY_SHAPED = re.compile(r"(svc_(?:live|test)_[0-9A-Za-z]{4})[0-9A-Za-z]+")
 
 
 class DomainError(Exception):
@@ -43,25 +48,25 @@ class UnknownParameter(DomainError):
     code = "unknown_parameter"
 
     def __init__(self, parameters: list[str]) -> None:
-        names = ", ".join(sorted(parameters))
+        shown = sorted(_KEY_SHAPED.sub(r"\1...", name) for name in parameters)  # never a key
         super().__init__(
-            f"Unsupported parameter(s): {names}.", details={"parameters": sorted(parameters)}
+            f"Unsupported parameter(s): {', '.join(shown)}.", details={"parameters": shown}
         )
-        self.parameters = sorted(parameters)
+        self.parameters = shown
 
 
 class InvalidUrn(InvalidParameter):
     code = "invalid_urn"
 
     def __init__(self, raw: object) -> None:
-        super().__init__("urn", f"URN must be exactly six digits; got {_shown(raw)}.")
+        super().__init__("urn", f"URN must be exactly six digits; got {shown_input(raw)}.")
 
 
 class UnknownPostcode(InvalidParameter):
     code = "unknown_postcode"
 
     def __init__(self, raw: str) -> None:
-        super().__init__("postcode", f"Unknown postcode: {_shown(raw)}.")
+        super().__init__("postcode", f"Unknown postcode: {shown_input(raw)}.")
 
 
 class SchoolNotFound(DomainError):
@@ -110,9 +115,10 @@ class ImportRejected(DomainError):
     code = "import_rejected"
 
 
-def _shown(raw: object) -> str:
-    """Quote user input for a message without letting a huge or hostile value through whole."""
-    text = str(raw)
+def shown_input(raw: object) -> str:
+    """Quote user input for a message without letting a huge or hostile value, or a key,
+    through whole."""
+    text = _KEY_SHAPED.sub(r"\1...", str(raw))
     if len(text) > 40:
         text = text[:37] + "..."
     return repr(text)

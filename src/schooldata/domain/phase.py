@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-from schooldata.domain.errors import InvalidParameter
+from schooldata.domain.errors import InvalidParameter, shown_input
 
 
 class GiasPhase(enum.Enum):
@@ -53,7 +53,7 @@ def parse_phase(raw: str) -> Phase:
         if raw.strip().lower() == phase.value:
             return phase
     raise InvalidParameter(
-        "phase", f"phase must be one of: {', '.join(PHASE_VALUES)}; got {raw[:40]!r}."
+        "phase", f"phase must be one of: {', '.join(PHASE_VALUES)}; got {shown_input(raw)}."
     )
 
 

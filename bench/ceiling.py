@@ -1,0 +1,43 @@
+"""The ceiling: a minimal Litestar app that returns constant JSON bodies.
+
+`BENCH_CEILING_SIZES="search=2345,school=1234"` makes `GET /ceiling/search` return a
+2,345-byte JSON document, and so on. Served by the same uvicorn with the same settings as
+`schooldata serve` (one worker, h11/asyncio, warning log level, no access log, proxy
+headers), so the gap to it is what the service's own work costs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from litestar import Litestar, Response, get
+
+
+def _body(size: int) -> bytes:
+    """A JSON object of exactly `size` bytes (size >= 16)."""
+    prefix = '{"data":"'
+    suffix = '"}'
+    return (prefix + "x" * max(0, size - len(prefix) - len(suffix)) + suffix).encode()
+
+
+def create() -> Litestar:
+    sizes = {
+        name: int(size)
+        for name, size in (
+            item.split("=")
+            for item in os.environ.get("BENCH_CEILING_SIZES", "default=2048").split(",")
+        )
+    }
+    bodies = {name: _body(size) for name, size in sizes.items()}
+    json.loads(next(iter(bodies.values())))  # a valid document
+
+    @get("/ceiling/{name:str}", sync_to_thread=False)
+    def ceiling(name: str) -> Response[bytes]:
+        return Response(content=bodies[name], media_type="application/json")
+
+    @get("/", sync_to_thread=False)
+    def index() -> Response[bytes]:
+        return Response(content=b"{}", media_type="application/json")
+
+    return Litestar(route_handlers=[ceiling, index], openapi_config=None, logging_config=None)
