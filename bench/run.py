@@ -100,7 +100,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     quick = args.quick
     args.scale = "quick" if quick else "full"
     args.seconds = args.seconds or (1 if quick else 5)
-    args.warmup = args.warmup if args.warmup is not None else (1 if quick else 2)
+    args.warmup = args.warmup if args.warmup is not None else (0 if quick else 2)
     args.rounds = args.rounds or (1 if quick else 4)
     args.inprocess_seconds = args.inprocess_seconds or (0.3 if quick else 3.0)
     args.out = args.out or RESULTS / f"{args.scale}{'-whatif' if args.whatif else ''}.json"
@@ -175,6 +175,27 @@ def main(argv: list[str] | None = None) -> int:
             ready_path="/api/v1/search?query=warm",
             log_dir=logs,
         )
+        if peer:
+            port = free_port()
+            servers["peer"] = Server(
+                "peer",
+                [
+                    str(dataset.PEER_VENV / "bin" / "datasette"),
+                    "serve",
+                    "-i",
+                    meta["peer_db"],
+                    "--port",
+                    str(port),
+                    "--setting",
+                    "sql_time_limit_ms",
+                    "10000",
+                    "--setting",
+                    "suggest_facets",
+                    "off",
+                ],
+                port=port,
+                log_dir=logs,
+            )
         servers["app"].wait_ready(timeout=600)
         for s in scenarios:
             if s.server == "app":
@@ -201,27 +222,6 @@ def main(argv: list[str] | None = None) -> int:
             env={"BENCH_CEILING_SIZES": ceiling_sizes},
             log_dir=logs,
         )
-        if peer:
-            port = free_port()
-            servers["peer"] = Server(
-                "peer",
-                [
-                    str(dataset.PEER_VENV / "bin" / "datasette"),
-                    "serve",
-                    "-i",
-                    meta["peer_db"],
-                    "--port",
-                    str(port),
-                    "--setting",
-                    "sql_time_limit_ms",
-                    "10000",
-                    "--setting",
-                    "suggest_facets",
-                    "off",
-                ],
-                port=port,
-                log_dir=logs,
-            )
         for name in ("ceiling", "peer"):
             if name in servers:
                 servers[name].wait_ready()
