@@ -154,7 +154,7 @@ def build_asgi(app: Application, settings: Settings) -> Any:
 
 
 def asgi_from_environment() -> Any:
-    """Factory for ASGI servers (`uvicorn --factory schooldata.bootstrap:asgi_from_environment`);
+    """Factory for ASGI servers (`granian --interface asgi --factory ...`, `uvicorn --factory ...`);
     every worker process builds its own application from the same environment."""
     from schooldata.entrypoints.rest.observability import configure_logging
 
@@ -164,24 +164,29 @@ def asgi_from_environment() -> Any:
 
 
 def serve(settings: Settings) -> None:
-    """Run the server. Builds the demo database once, in this process, before workers start."""
-    import uvicorn
+    """Run the server (granian; see docs/performance.md for the measurement that chose it).
+    Builds the demo database once, in this process, before workers start."""
+    from granian import Granian
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
 
-    from schooldata.entrypoints.rest.observability import configure_logging, logging_config
+    from schooldata.entrypoints.rest.observability import configure_logging
 
     configure_logging(settings.log_format)
     bootstrap(settings)  # migrations and the demo build happen once, not per worker
     os.environ.update(_settings_environment(settings))
-    uvicorn.run(
+    Granian(
         "schooldata.bootstrap:asgi_from_environment",
         factory=True,
-        host=settings.host,
+        address=settings.host,
         port=settings.port,
+        interface=Interfaces.ASGI,
         workers=settings.workers,
-        log_config=logging_config(settings.log_format),
-        access_log=False,
-        proxy_headers=True,
-    )
+        websockets=False,
+        log_level=LogLevels.warning,
+        log_access=False,  # our own access log carries request ids and never a key
+        respawn_failed_workers=True,
+    ).serve()
 
 
 def _settings_environment(settings: Settings) -> dict[str, str]:
