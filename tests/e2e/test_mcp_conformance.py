@@ -18,7 +18,6 @@ import fcntl
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -32,6 +31,7 @@ from typing import Any, NoReturn
 
 import pytest
 from tests.conftest import services_required
+from tests.support.servers import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALLER = REPO / "scripts" / "node22.sh"
@@ -93,13 +93,6 @@ def suite() -> Suite:
     return Suite(node=Path(paths["node"]), entry=Path(paths["conformance"]))
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _serve_command(port: int) -> list[str]:
     script = Path(sys.executable).with_name("schooldata")
     launcher = [str(script)] if script.is_file() else [sys.executable, "-m", "schooldata"]
@@ -152,7 +145,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     env = {name: value for name, value in os.environ.items() if not name.startswith("SCHOOLDATA_")}
     env["SCHOOLDATA_HOME"] = str(home)
     log = home / f"serve-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
-    port = _free_port()
+    port = free_port()
     # Started one at a time: the first start builds the demo database and the key secret.
     with _exclusive(home / "start.lock"):
         with log.open("wb") as sink:

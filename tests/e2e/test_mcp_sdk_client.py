@@ -8,7 +8,6 @@ each structured result against the tool's output schema.
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from tests.conftest import issue_key
 from tests.e2e.test_mcp_support import COMMERCIAL_TOOLS, PUBLIC_TOOLS
+from tests.support.servers import free_port
 
 from schooldata.application.service import Application
 from schooldata.bootstrap import build_asgi
@@ -45,17 +45,10 @@ COMMERCIAL_CALLS: dict[str, dict[str, Any]] = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def server_url(app: Application, tmp_path: Path) -> Iterator[str]:
     asgi = build_asgi(app, load_settings(environ={}, home=tmp_path))
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(asgi, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -14,24 +14,20 @@ import logging
 import logging.config
 import os
 import signal
-import socket
 import struct
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-import uvicorn
 from tests.conftest import services_required
 from tests.support.dataset import build_store
+from tests.support.servers import live_server
 
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap_memory
@@ -54,33 +50,6 @@ CHROMIUM_FLAGS = (
     "--timeout=30000",  # stop loading after 30 s whatever is pending, and act on the page
 )
 CHROMIUM_TIMEOUT_S = 90
-
-
-@contextmanager
-def live_server(asgi: Any) -> Iterator[str]:
-    """uvicorn on a free loopback port in a thread, configured as `schooldata serve` runs it
-    (no uvicorn access log; logging left to the process's configuration)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        asgi, host="127.0.0.1", port=port, access_log=False, log_config=None, lifespan="on"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-        sock.close()
 
 
 def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:

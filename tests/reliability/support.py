@@ -16,10 +16,8 @@ import logging
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping
@@ -31,7 +29,6 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 import redis
-import uvicorn
 from sqlalchemy import Engine, create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
@@ -40,6 +37,7 @@ from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.plans import DEFAULT_PLANS, Plan, PlanCatalogue
 from schooldata.ports.imports import DataStore
 from tests.support import dataset as fixture
+from tests.support.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -241,38 +239,6 @@ def captured_logs(level: int = logging.INFO) -> Iterator[io.StringIO]:
 
 
 # ---- servers -----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def live_server(asgi: Any) -> Iterator[str]:
-    """uvicorn in a thread on a free loopback port, as `schooldata serve` runs it."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        asgi, host="127.0.0.1", port=port, access_log=False, log_config=None, lifespan="on"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
-        sock.close()
 
 
 class ServerProcess:

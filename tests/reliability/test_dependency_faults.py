@@ -49,14 +49,9 @@ from schooldata.domain.search import SchoolQuery
 from schooldata.settings import Settings, load_settings
 from tests.reliability.load import Load, Sample, Target
 from tests.reliability.proxy import FaultProxy, Mode
-from tests.reliability.support import (
-    KEY_SECRET,
-    live_server,
-    load_fixture,
-    record_figures,
-    sql_store,
-)
+from tests.reliability.support import KEY_SECRET, load_fixture, record_figures, sql_store
 from tests.support.dataset import build_store
+from tests.support.servers import live_server
 
 # A dependency that stops answering costs at most its connect timeout; 2 s of margin for the
 # rest of the request on a loaded CI machine.

@@ -28,8 +28,9 @@ import pytest
 
 from schooldata.bootstrap import bootstrap_memory, build_asgi
 from schooldata.settings import load_settings
-from tests.reliability.support import ROOT, UNLIMITED, live_server
+from tests.reliability.support import ROOT, UNLIMITED
 from tests.support.dataset import build_store
+from tests.support.servers import live_server
 
 EXAMPLES = int(os.environ.get("SCHOOLDATA_FUZZ_EXAMPLES", "15"))
 LONG_RUN = EXAMPLES >= 100

@@ -25,11 +25,11 @@ from schooldata.settings import load_settings
 from tests.reliability.support import (
     KEY_SECRET,
     captured_logs,
-    live_server,
     load_fixture,
     postgres_schema,
     sql_store,
 )
+from tests.support.servers import live_server
 
 LIMIT = 64 * 1024
 JSON = {"content-type": "application/json"}

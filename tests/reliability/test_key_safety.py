@@ -28,7 +28,6 @@ from schooldata.settings import load_settings
 from tests.reliability.support import (
     KEY_SECRET,
     captured_logs,
-    live_server,
     load_fixture,
     postgres_schema,
     sql_store,
@@ -36,6 +35,7 @@ from tests.reliability.support import (
     text_columns,
 )
 from tests.support.dataset import build_store
+from tests.support.servers import live_server
 
 MCP_HEADERS = {
     "Content-Type": "application/json",
