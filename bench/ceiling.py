@@ -1,9 +1,9 @@
 """The ceiling: a minimal Litestar app that returns constant JSON bodies.
 
 `BENCH_CEILING_SIZES="search=2345,school=1234"` makes `GET /ceiling/search` return a
-2,345-byte JSON document, and so on. Served by the same uvicorn with the same settings as
-`schooldata serve` (one worker, h11/asyncio, warning log level, no access log, proxy
-headers), so the gap to it is what the service's own work costs.
+2,345-byte JSON document, and so on. Served by the same granian with the same settings as
+`schooldata serve` (ASGI interface, one worker, no websockets, warning log level, no access
+log), so the gap to it is what the service's own work costs.
 """
 
 from __future__ import annotations

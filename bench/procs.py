@@ -76,7 +76,7 @@ class Server:
         return "\n".join(text.splitlines()[-lines:])
 
     def pids(self) -> list[int]:
-        """The server and its descendants (uvicorn workers)."""
+        """The server and its descendants (server workers)."""
         children: dict[int, list[int]] = {}
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():

@@ -1,7 +1,7 @@
 """`python -m bench` (make bench) and `python -m bench --quick` (make bench-quick).
 
 Starts the real server (`schooldata serve`), the ceiling (a constant-JSON Litestar app on the
-same uvicorn settings) and the peer (Datasette over the same rows) on loopback ports, drives
+same granian settings) and the peer (Datasette over the same rows) on loopback ports, drives
 each scenario with wrk from a separate process, measures in-process domain latencies, and
 writes a table, a JSON file under bench/results/ and (full runs) the table in
 docs/performance.md. Every target is a ratio against a baseline measured in the same run, or
@@ -206,17 +206,21 @@ def main(argv: list[str] | None = None) -> int:
         servers["ceiling"] = Server(
             "ceiling",
             [
-                str(PROJECT_PYTHON),
-                "-m",
-                "uvicorn",
-                "bench.ceiling:create",
+                str(PROJECT_PYTHON.parent / "granian"),
+                "--interface",
+                "asgi",
                 "--factory",
+                "--host",
+                "127.0.0.1",
                 "--port",
                 str(port),
+                "--workers",
+                "1",
                 "--log-level",
                 "warning",
                 "--no-access-log",
-                "--proxy-headers",
+                "--no-ws",
+                "bench.ceiling:create",
             ],
             port=port,
             env={"BENCH_CEILING_SIZES": ceiling_sizes},

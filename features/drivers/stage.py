@@ -60,7 +60,10 @@ class Stage:
     def rest(self) -> TestClient[Any]:
         """The REST face alone, as `entrypoints.rest.app.create_app` builds it."""
         if self._rest is None:
-            asgi = create_app(self._app, base_url=BASE_URL)
+            # No replay: one app serves every scenario's world in turn, faster than the data
+            # version is re-read, so a remembered answer could cross scenarios
+            # (tests/e2e/test_rest_replay.py covers replay on an app of its own).
+            asgi = create_app(self._app, base_url=BASE_URL, replay_bytes=0)
             self._rest = TestClient(app=asgi, base_url=BASE_URL).__enter__()  # type: ignore[arg-type]
         return self._rest
 
@@ -68,7 +71,7 @@ class Stage:
     def mcp(self) -> TestClient[Any]:
         """The served app, REST and MCP together, as `bootstrap.build_asgi` builds it."""
         if self._mcp is None:
-            asgi = build_asgi(self._app, Settings(home=self._home))
+            asgi = build_asgi(self._app, Settings(home=self._home, replay_mb=0))
             self._mcp = TestClient(app=asgi, base_url=BASE_URL).__enter__()
         return self._mcp
 

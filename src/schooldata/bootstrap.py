@@ -15,6 +15,7 @@ from schooldata.adapters.memory.access import (
     InMemoryQuotaCounter,
     InMemoryRateLimiter,
 )
+from schooldata.adapters.memory.lookups import CachedDatasets, CachedPostcodes, DataVersion
 from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.adapters.system import SecureIds, SystemClock
@@ -94,12 +95,14 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Application
         settings.home.mkdir(parents=True, exist_ok=True)
     store = SqlStore(settings.effective_database_url)
     store.upgrade()
+    version = DataVersion(store.version)
     ports = Ports(
         # Reads of the register come from an in-memory snapshot of the SQL store, rebuilt
-        # whenever an import changes the data version (checked at most once a second).
+        # whenever an import changes the data version (checked at most once a second);
+        # postcode and dataset answers from memory caches dropped on the same rule.
         schools=SnapshotReader(store),
-        postcodes=store,
-        datasets=store,
+        postcodes=CachedPostcodes(store, version=version),
+        datasets=CachedDatasets(store, version=version),
         links=store,
         measures=store,
         inspections=store,
@@ -150,7 +153,18 @@ def build_asgi(app: Application, settings: Settings) -> Any:
         max_body_bytes=settings.max_body_bytes,
         metrics=metrics,
         cors_origins=settings.cors_origins,
+        replay_bytes=settings.replay_mb * 1024 * 1024,
+        replay_keyed=answers_keys_locally(settings),
     )
+
+
+def answers_keys_locally(settings: Settings) -> bool:
+    """Keys and rate windows on a local SQLite file (or in memory), no Redis: the key store
+    answers in microseconds, so keyed answers can be replayed (each still authenticated and
+    metered). Over a network (PostgreSQL, Redis) every keyed request takes the full path."""
+    if settings.redis_url:
+        return False
+    return settings.effective_database_url.startswith("sqlite")
 
 
 def asgi_from_environment() -> Any:
@@ -200,6 +214,7 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
         "plans_file",
         "log_format",
         "max_body_bytes",
+        "replay_mb",
     )
     for name in names:
         value = getattr(settings, name)

@@ -42,6 +42,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     log_format: str = "json"
     max_body_bytes: int = 64 * 1024
+    replay_mb: int = 32
 
     @property
     def demo_database_path(self) -> Path:
@@ -70,6 +71,7 @@ _FIELDS: dict[str, str] = {
     "cors_origins": "list",
     "log_format": "str",
     "max_body_bytes": "int",
+    "replay_mb": "int",
 }
 
 
@@ -143,6 +145,8 @@ def validate(settings: Settings) -> Settings:
         )
     if settings.max_body_bytes < 1024:
         raise SettingsError(f"{ENV_PREFIX}MAX_BODY_BYTES must be at least 1024")
+    if not 0 <= settings.replay_mb <= 4096:
+        raise SettingsError(f"{ENV_PREFIX}REPLAY_MB must be 0-4096, got {settings.replay_mb}")
     return settings
 
 

@@ -21,11 +21,13 @@ from schooldata.domain.keys import (
     ApiKeyRevoked,
     InvalidApiKey,
     KeyKind,
+    Organisation,
     compose_key,
     key_hash,
 )
 from schooldata.domain.metering import QuotaExceeded, RateLimitExceeded, month_reset
 from schooldata.domain.plans import DEFAULT_PLANS, Feature, Plan, PlanCatalogue
+from schooldata.ports.keys import KeyLookup, KeyStore
 
 START = dt.datetime(2026, 9, 1, 12, 0, 0, 250_000, tzinfo=dt.UTC)
 
@@ -324,3 +326,55 @@ def test_a_failing_quota_counter_is_service_unavailable() -> None:
     meter = Meter(rate=InMemoryRateLimiter(), quota=BrokenQuota(), clock=FixedClock())
     with pytest.raises(DataUnavailable):
         meter.admit(caller, Feature.META)
+
+
+class TwoLookupKeyStore(KeyStore):
+    """A store written before the combined lookup: it inherits the port's default."""
+
+    def __init__(self, inner: InMemoryKeyStore) -> None:
+        self._inner = inner
+
+    def find_key(self, *, key_hash: str) -> ApiKeyRecord | None:
+        return self._inner.find_key(key_hash=key_hash)
+
+    def add_key(self, *, record: ApiKeyRecord) -> None:
+        self._inner.add_key(record=record)
+
+    def list_keys(self, *, organisation: str | None = None) -> list[ApiKeyRecord]:
+        return self._inner.list_keys(organisation=organisation)
+
+    def revoke_key(self, *, display_prefix: str, at: dt.datetime) -> int:
+        return self._inner.revoke_key(display_prefix=display_prefix, at=at)
+
+    def get_organisation(self, *, slug: str) -> Organisation | None:
+        return self._inner.get_organisation(slug=slug)
+
+    def save_organisation(self, *, organisation: Organisation) -> None:
+        self._inner.save_organisation(organisation=organisation)
+
+
+def test_a_key_store_with_only_the_two_lookups_authenticates_through_the_port_default() -> None:
+    app = make_app(FixedClock())
+    key, _ = issue(app)
+    keys = app.ports.keys
+    assert isinstance(keys, InMemoryKeyStore)
+    authenticate = Authenticate(keys=TwoLookupKeyStore(keys), plans=app.plans, secret=TEST_SECRET)
+    caller = authenticate.execute(authorization=f"Bearer {key}", x_api_key=None)
+    assert caller is not None
+    assert caller.organisation == keys.get_organisation(slug=caller.organisation.slug)
+    app.keys.revoke(display_prefix=caller.display_prefix)
+    with pytest.raises(ApiKeyRevoked):
+        authenticate.execute(authorization=f"Bearer {key}", x_api_key=None)
+
+
+def test_the_combined_lookup_finds_the_key_and_its_organisation_or_nothing() -> None:
+    app = make_app(FixedClock())
+    key, _ = issue(app)
+    keys = app.ports.keys
+    digest = key_hash(TEST_SECRET, key)
+    record = keys.find_key(key_hash=digest)
+    assert record is not None
+    assert keys.find_key_with_organisation(key_hash=digest) == KeyLookup(
+        record, keys.get_organisation(slug=record.organisation)
+    )
+    assert keys.find_key_with_organisation(key_hash="0" * 64) is None

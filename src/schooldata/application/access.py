@@ -55,16 +55,14 @@ class Authenticate:
         parsed = parse_key(raw)
         digest = key_hash(self._secret, parsed.text)
         try:
-            record = self._keys.find_key(key_hash=digest)
-            organisation = (
-                None if record is None else self._keys.get_organisation(slug=record.organisation)
-            )
+            found = self._keys.find_key_with_organisation(key_hash=digest)
         except DataUnavailable:
             raise
         except Exception as error:  # a driver error must not become a 500 with internals
             raise DataUnavailable("The key store is temporarily unavailable.") from error
-        if record is None or organisation is None:
+        if found is None or found.organisation is None:
             raise InvalidApiKey()
+        record, organisation = found.record, found.organisation
         if record.revoked:
             raise ApiKeyRevoked()
         try:

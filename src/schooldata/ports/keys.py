@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from schooldata.domain.keys import ApiKeyRecord, Organisation
 
 
+class KeyLookup(NamedTuple):
+    """A key and its organisation as they stand now (None: the organisation is gone)."""
+
+    record: ApiKeyRecord
+    organisation: Organisation | None
+
+
 class KeyStore(Protocol):
     def find_key(self, *, key_hash: str) -> ApiKeyRecord | None: ...
+
+    def find_key_with_organisation(self, *, key_hash: str) -> KeyLookup | None:
+        """The key and its organisation in one lookup (None: no such key), read fresh on every
+        call: a revocation or plan change applies to the very next request. Stores may do it in
+        one statement; this default (inherited by explicit subclasses) does the two lookups."""
+        record = self.find_key(key_hash=key_hash)
+        if record is None:
+            return None
+        return KeyLookup(record, self.get_organisation(slug=record.organisation))
 
     def add_key(self, *, record: ApiKeyRecord) -> None: ...
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -46,10 +47,15 @@ class _State:
         )
 
 
+_INSTANCES = itertools.count(1)
+
+
 class InMemoryStore:
     """Reads see one committed state; a transaction works on a copy and swaps it in on success."""
 
     def __init__(self, schools: Iterable[School] = ()) -> None:
+        # Versions name this store too: another store at the same generation is other data.
+        self._instance = next(_INSTANCES)
         self._state = _State()
         self._index = SchoolIndex(())
         self._postcode_cache: dict[str, Location] = {}
@@ -77,7 +83,7 @@ class InMemoryStore:
         return sorted(rows, key=lambda r: (normalise(r[1]), r[0] or ""))
 
     def version(self) -> str:
-        return f"mem-{self._state.generation}"
+        return f"mem-{self._instance}-{self._state.generation}"
 
     # -- PostcodeDirectory
     def locate(self, *, postcode: PostcodeQuery) -> Location | None:

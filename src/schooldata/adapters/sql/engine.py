@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -45,6 +45,29 @@ def unavailable_on_error() -> Iterator[None]:
         raise DataUnavailable() from exc
 
 
+def sqlite_fetch(engine: Engine, sql: str, params: Mapping[str, Any]) -> list[Any]:
+    """Run one statement on a pooled sqlite3 connection and return all its rows, without
+    SQLAlchemy's per-statement machinery (for the hot paths of keyed requests).
+
+    The connection is in autocommit mode (see `_configure`), so the statement is its own
+    transaction: a writing statement takes the write lock before it reads anything, waiting
+    up to busy_timeout exactly as BEGIN IMMEDIATE does, and it has committed once its last row
+    is fetched, before this returns. Driver errors become DataUnavailable, and a connection
+    that raised one is discarded rather than pooled again."""
+    try:
+        pooled = engine.raw_connection()
+        try:
+            connection: sqlite3.Connection = pooled.driver_connection  # type: ignore[assignment]
+            return connection.execute(sql, params).fetchall()
+        except sqlite3.Error:
+            pooled.invalidate()
+            raise
+        finally:
+            pooled.close()
+    except DRIVER_ERRORS as exc:
+        raise DataUnavailable() from exc
+
+
 def create_engine_for(url: str) -> Engine:
     """An engine for `sqlite:///...` or `postgresql+psycopg://...`."""
     parsed = make_url(url)
@@ -65,7 +88,9 @@ def describe(url: str) -> str:
 
 
 def _sqlite_engine(url: URL) -> Engine:
-    engine = create_engine(url, pool_pre_ping=True)
+    # No pool_pre_ping: a local file cannot drop a connection, and the ping would cost a
+    # statement on every checkout (every keyed request checks out at least once).
+    engine = create_engine(url)
 
     @event.listens_for(engine, "connect")
     def _configure(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:

@@ -26,6 +26,12 @@ from schooldata.entrypoints.rest.public import (
     public_handlers,
     public_school_response,
 )
+from schooldata.entrypoints.rest.replay import (
+    DEFAULT_MAX_BYTES,
+    KeyedReplayLayer,
+    ReplayLayer,
+    VersionWatch,
+)
 from schooldata.entrypoints.rest.transport import (
     ASGIApp,
     CachingLayer,
@@ -56,6 +62,11 @@ def is_public_only(path: str) -> bool:
 def is_cross_origin_readable(path: str) -> bool:
     """The public GETs browsers of other origins may read (anonymous answers only)."""
     return is_public_route(path) or path == OPENAPI_PATH
+
+
+def is_keyed_replay_candidate(path: str) -> bool:
+    """Commercial GET routes (public-only ones answer keyed callers publicly, unmetered)."""
+    return path.startswith("/api/v1/") and not is_public_only(path)
 
 
 def cache_max_age(path: str) -> int | None:
@@ -124,12 +135,18 @@ def create_app(
     max_body_bytes: int = 64 * 1024,
     metrics: Metrics | None = None,
     cors_origins: Sequence[str] = (),
+    replay_bytes: int = DEFAULT_MAX_BYTES,
+    replay_keyed: bool = False,
 ) -> ASGIApp:
     """The served ASGI application: Litestar inside the HTTP layers, outermost first:
-    access log and metrics, request id and query-key refusal, gzip, HTTP caching, CORS.
+    access log and metrics, request id and query-key refusal, replay of anonymous answers
+    already computed for the same data, gzip, HTTP caching, CORS.
 
     `metrics` is shared with other faces when the composition root passes one;
-    `cors_origins` is `settings.cors_origins` (empty: any origin, public GETs only)."""
+    `cors_origins` is `settings.cors_origins` (empty: any origin, public GETs only).
+    `replay_bytes` bounds each replay store (0: no replay); `replay_keyed` also replays
+    commercial GETs (metered each time), for key stores that answer in microseconds (the
+    composition root enables it for SQLite without Redis; see replay.KeyedReplayLayer)."""
     metrics = metrics or Metrics()
     litestar = create_litestar(
         app,
@@ -145,7 +162,19 @@ def create_app(
         is_eligible=is_cross_origin_readable,
     )
     routed = CachingLayer(routed, max_age_for=cache_max_age)
+    watch = VersionWatch(app.ports.schools.version)
+    if replay_keyed:
+        routed = KeyedReplayLayer(
+            routed,
+            application=instrument(app, metrics, face="rest"),
+            watch=watch,
+            is_candidate=is_keyed_replay_candidate,
+            max_bytes=replay_bytes,
+        )
     routed = CompressionLayer(routed)
+    routed = ReplayLayer(
+        routed, version=watch, is_replayable_get=is_public_route, max_bytes=replay_bytes
+    )
     transport = TransportLayer(
         routed, new_request_id=app.ids.request_id, is_public_route=has_public_errors
     )

@@ -26,6 +26,7 @@ from schooldata.entrypoints.rest.errors import (
 )
 
 NO_STORE = {"Cache-Control": "no-store"}
+FEATURE_KEY = "schooldata.feature"
 Envelope = dict[str, Any]
 
 
@@ -85,6 +86,8 @@ class CommercialGate:
             body = produce(caller)
         except DomainError as error:
             return self._error(request, status_of(error), error, reading.headers())
+        # What was metered, for the keyed replay layer (it meters its replays the same way).
+        request.scope[FEATURE_KEY] = feature  # type: ignore[literal-required]
         return Response(body, headers={**reading.headers(), **NO_STORE})
 
     def envelope(

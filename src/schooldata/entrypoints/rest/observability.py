@@ -65,6 +65,8 @@ _BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s\"',;]+")
 _QUERY_SECRET = re.compile(r"(?i)([?&;](?:api_?key|key|access_token|token)=)[^&\s\"'#]*")
 _HEADER_SECRET = re.compile(r"(?i)(x-api-key[\"']?\s*[:=]\s*[\"']?)[^\s\"',;}]+")
 REDACTED = "[redacted]"
+# Every pattern above needs one of these (case-insensitively) to match.
+_REDACTION_MARKERS = ("svc_", "bearer", "key", "token")
 
 
 def redact(text: str) -> str:
@@ -72,6 +74,9 @@ def redact(text: str) -> str:
     values and key-named query parameters."""
     if not text:
         return text
+    lowered = text.lower()
+    if not any(marker in lowered for marker in _REDACTION_MARKERS):
+        return text  # nothing any pattern below could match: skip four regex passes
     text = _KEY_SHAPED.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
     text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
@@ -509,7 +514,12 @@ class ObservabilityLayer:
             entry["query"] = query.decode("latin-1")
         if (prefix := scope.get(KEY_PREFIX_KEY)) is not None:
             entry["key_prefix"] = prefix
-        self._log.info("request", extra=entry)
+        if self._log.isEnabledFor(logging.INFO):
+            # makeRecord + handle: what `info` does, minus walking the stack for the caller.
+            record = self._log.makeRecord(
+                self._log.name, logging.INFO, __file__, 0, "request", (), None, extra=entry
+            )
+            self._log.handle(record)
 
     def _tier(self, scope: Scope, path: str) -> str:
         if scope.get(COMMERCIAL_TIER_KEY):

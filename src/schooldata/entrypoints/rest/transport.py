@@ -42,11 +42,27 @@ ROUTE_LABEL_KEY = "schooldata.route_label"
 
 
 def carries_key_in_query(query_string: bytes) -> bool:
+    if not _may_name_a_key(query_string):
+        return False
     try:
         pairs = parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)
     except ValueError:
         return False
     return any(name.strip().lower() in QUERY_KEY_NAMES for name, _ in pairs)
+
+
+def _may_name_a_key(query_string: bytes) -> bool:
+    """False only when no parameter name can decode to a key name: a cheap screen in front of
+    the full parse, which runs on every request. Names with escapes (`%`, `+`) or containing
+    `key`/`token` in any case go to the full parse."""
+    lowered = query_string.lower()
+    if b"key" in lowered or b"token" in lowered:
+        return True
+    return any(b"%" in name or b"+" in name for name, _, _ in _pairs(query_string))
+
+
+def _pairs(query_string: bytes) -> list[tuple[bytes, bytes, bytes]]:
+    return [pair.partition(b"=") for pair in query_string.split(b"&")]
 
 
 def has_credentials(scope: Scope) -> bool:
