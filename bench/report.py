@@ -149,7 +149,7 @@ def markdown(document: dict[str, Any]) -> str:
             )
     lines = [
         f"Run {document['environment'].get('run_at', '?')}, mode {document['mode']}"
-        f"{' (WHAT-IF: recommended src changes patched in)' if document['environment'].get('whatif') else ''}; "
+        f"{' (REPLAY OFF: every answer computed)' if document['environment'].get('replay') is False else ''}; "
         f"{document['dataset']['served_schools']:,} served schools of "
         f"{document['dataset']['establishments']:,} establishments, "
         f"{document['dataset']['postcodes']:,} postcodes; "

@@ -91,10 +91,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, help="results JSON (default bench/results/<mode>.json)")
     parser.add_argument("--no-docs", action="store_true", help="do not update docs/performance.md")
     parser.add_argument(
-        "--whatif",
+        "--no-replay",
         action="store_true",
-        help="experiment: patch the app server with bench/whatif (docs/performance.md's "
-        "recommended src changes); results go to bench/results/<mode>-whatif.json",
+        help="run the app with SCHOOLDATA_REPLAY_MB=0 (every answer computed, none replayed); "
+        "results go to bench/results/<mode>-no-replay.json, never the docs",
     )
     args = parser.parse_args(argv)
     quick = args.quick
@@ -103,17 +103,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args.warmup = args.warmup if args.warmup is not None else (0 if quick else 2)
     args.rounds = args.rounds or (1 if quick else 4)
     args.inprocess_seconds = args.inprocess_seconds or (0.3 if quick else 3.0)
-    args.out = args.out or RESULTS / f"{args.scale}{'-whatif' if args.whatif else ''}.json"
-    if args.whatif:
+    args.out = args.out or RESULTS / f"{args.scale}{'-no-replay' if args.no_replay else ''}.json"
+    if args.no_replay:
         args.no_docs = True
     args.time_imports = (args.time_imports or ("no" if quick else "yes")) == "yes"
     return args
 
 
-def whatif_env(enabled: bool) -> dict[str, str]:
-    if not enabled:
-        return {}
-    return {"PYTHONPATH": str(ROOT / "bench" / "whatif"), "BENCH_WHATIF": "1"}
+def replay_env(enabled: bool) -> dict[str, str]:
+    return {} if enabled else {"SCHOOLDATA_REPLAY_MB": "0"}
 
 
 def inprocess(
@@ -149,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     scenarios = build_scenarios(inputs, meta["api_key"])
 
     log("in-process domain latencies ...")
-    domain = inprocess(meta, inputs, args.inprocess_seconds, whatif_env(args.whatif))
+    domain = inprocess(meta, inputs, args.inprocess_seconds, {})
 
     logs = dataset.CACHE / "logs"
     home = Path(tempfile.mkdtemp(prefix="bench-home-"))
@@ -171,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                 str(port),
             ],
             port=port,
-            env={**dataset.server_env(home), **whatif_env(args.whatif)},
+            env={**dataset.server_env(home), **replay_env(not args.no_replay)},
             ready_path="/api/v1/search?query=warm",
             log_dir=logs,
         )
@@ -273,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
             "cpus": os.cpu_count(),
             "run_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
             "load_generator": "wrk" if wrk else "python-asyncio",
-            "whatif": args.whatif,
+            "replay": not args.no_replay,
             "loadavg_at_start": os.getloadavg(),
             "elapsed_seconds": None,
         },

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from schooldata.adapters.importers.gias import parse_gias, parse_gias_date
+from schooldata.adapters.importers.gias import parse_gias, parse_gias_date, parse_servable_gias
 from schooldata.domain.errors import ImportRejected
 from schooldata.domain.geo import Location, distance_miles
 from schooldata.domain.ofsted import HistoricGrade
 from schooldata.domain.phase import GiasPhase, Phase
-from schooldata.domain.school import School
+from schooldata.domain.school import School, is_servable_status
 from schooldata.domain.urn import Urn
 from schooldata.ports.imports import RejectLog
 
@@ -42,6 +42,19 @@ def test_every_row_with_a_valid_urn_is_yielded_whatever_its_status() -> None:
     assert schools[100006].status == "Open, but proposed to close"
     assert log.rows_read == 7
     assert log.skipped == 1  # the closed school: kept, but not servable
+
+
+@pytest.mark.parametrize("path", [GIAS_2025, GIAS_2024])
+def test_the_registrys_servable_only_parse_yields_the_open_schools_and_counts_the_rest(
+    path: Path,
+) -> None:
+    everything, full_log = parse(path)
+    log = RejectLog()
+    servable = {int(s.urn.value): s for s in parse_servable_gias(path, log)}
+    assert servable == {u: s for u, s in everything.items() if is_servable_status(s.status)}
+    assert log.skipped == full_log.skipped
+    assert log.rejects == full_log.rejects
+    assert log.rows_read == full_log.rows_read
 
 
 def test_bad_urns_and_blank_names_are_rejected_with_line_and_reason() -> None:

@@ -18,7 +18,7 @@ from attrs import frozen
 
 from schooldata.adapters.importers.codepoint import first_row, looks_like_codepoint, parse_codepoint
 from schooldata.adapters.importers.files import Source, expand_sources
-from schooldata.adapters.importers.gias import parse_gias
+from schooldata.adapters.importers.gias import parse_servable_gias
 from schooldata.adapters.importers.ks4_info import DATASET as KS4_DATASET
 from schooldata.adapters.importers.ks4_info import parse_ks4_information
 from schooldata.adapters.importers.links import parse_links
@@ -328,7 +328,7 @@ TABLE_IMPORTERS = {
 }
 
 IMPORTERS: dict[str, Importer] = {
-    "gias": Importer("gias", parse_gias, DatasetKind.SCHOOLS, GIAS_RECORD, _dated_by_name),
+    "gias": Importer("gias", parse_servable_gias, DatasetKind.SCHOOLS, GIAS_RECORD, _dated_by_name),
     "links": Importer("links", parse_links, DatasetKind.LINKS, LINKS_RECORD, _dated_by_name),
     "postcodes": Importer(
         "postcodes", parse_postcodes, DatasetKind.POSTCODES, CODEPOINT_RECORD, _postcode_record
