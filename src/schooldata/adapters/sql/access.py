@@ -192,7 +192,7 @@ class SqlQuotaCounter:
     def consume(self, *, organisation: str, period: str, limit: int) -> int | None:
         params = {"organisation": organisation, "period": period, "limit": limit}
         if self._raw:
-            rows = sqlite_fetch(self._engine, _CONSUME_SQL, params)  # committed on return
+            rows = sqlite_fetch(self._engine, _CONSUME_SQL, params, writes=True)  # committed
             return int(rows[0][0]) if rows else None
         with unavailable_on_error(), self._writer.begin() as conn:
             row = conn.execute(_CONSUME, params).first()

@@ -5,8 +5,11 @@ SQLite serves one machine (many reader processes, one importer); PostgreSQL serv
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sqlite3
+import threading
+import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -45,27 +48,85 @@ def unavailable_on_error() -> Iterator[None]:
         raise DataUnavailable() from exc
 
 
-def sqlite_fetch(engine: Engine, sql: str, params: Mapping[str, Any]) -> list[Any]:
-    """Run one statement on a pooled sqlite3 connection and return all its rows, without
-    SQLAlchemy's per-statement machinery (for the hot paths of keyed requests).
+_WRITE_LOCKS: dict[int, threading.Lock] = {}
+_WRITE_LOCKS_GUARD = threading.Lock()
 
-    The connection is in autocommit mode (see `_configure`), so the statement is its own
-    transaction: a writing statement takes the write lock before it reads anything, waiting
-    up to busy_timeout exactly as BEGIN IMMEDIATE does, and it has committed once its last row
-    is fetched, before this returns. Driver errors become DataUnavailable, and a connection
-    that raised one is discarded rather than pooled again."""
+
+def _write_lock(engine: Engine) -> threading.Lock:
+    with _WRITE_LOCKS_GUARD:
+        return _WRITE_LOCKS.setdefault(id(engine), threading.Lock())
+
+
+def sqlite_fetch(
+    engine: Engine, sql: str, params: Mapping[str, Any], *, writes: bool = False
+) -> list[Any]:
+    """Run one statement on this thread's own sqlite3 connection to `engine`'s database and
+    return all its rows, without SQLAlchemy's per-statement machinery or a pool checkout
+    (for the hot paths of keyed requests).
+
+    The connection is configured as the engine's (the same `connect` hook) and in autocommit
+    mode, so the statement is its own transaction: a writing statement takes the write lock
+    before it reads anything, waiting up to busy_timeout exactly as BEGIN IMMEDIATE does,
+    and it has committed once its last row is fetched, before this returns. Driver errors
+    become DataUnavailable, and a connection that raised one is closed, not reused.
+
+    `writes`: threads of this process take turns on a Python lock before the statement. SQLite
+    lets one writer in at a time and makes the others sleep in its busy handler (1, 2, 5, 10 ms
+    ... steps); queued on a lock they start the moment the previous write commits instead.
+    Other processes still meet at SQLite's own lock."""
     try:
-        pooled = engine.raw_connection()
+        connection = _thread_connection(engine)
         try:
-            connection: sqlite3.Connection = pooled.driver_connection  # type: ignore[assignment]
-            return connection.execute(sql, params).fetchall()
+            if not writes:
+                return connection.execute(sql, params).fetchall()
+            lock = _write_lock(engine)
+            # Never longer in the queue than SQLite itself would wait: a writer stuck behind
+            # an import fails (503) after busy_timeout, as it would without the lock.
+            if not lock.acquire(timeout=SQLITE_BUSY_TIMEOUT_MS / 1000):
+                raise sqlite3.OperationalError("database is locked")
+            try:
+                return connection.execute(sql, params).fetchall()
+            finally:
+                lock.release()
         except sqlite3.Error:
-            pooled.invalidate()
+            _drop_thread_connection(engine)
             raise
-        finally:
-            pooled.close()
     except DRIVER_ERRORS as exc:
         raise DataUnavailable() from exc
+
+
+_THREAD = threading.local()
+
+
+def _thread_connections() -> dict[int, tuple[weakref.ref[Engine], sqlite3.Connection]]:
+    connections = getattr(_THREAD, "connections", None)
+    if connections is None:
+        connections = _THREAD.connections = {}
+    return connections
+
+
+def _thread_connection(engine: Engine) -> sqlite3.Connection:
+    """This thread's connection to `engine`'s database, detached from the pool (a pooled one
+    held per thread would exhaust the pool: worker threads outnumber its slots). Checked
+    against the engine itself, not only its id: ids are reused once an engine is gone."""
+    connections = _thread_connections()
+    held = connections.get(id(engine))
+    if held is not None and held[0]() is engine:
+        return held[1]
+    if held is not None:
+        held[1].close()
+    pooled = engine.raw_connection()
+    connection: sqlite3.Connection = pooled.driver_connection  # type: ignore[assignment]
+    pooled.detach()  # the pool forgets it (and its slot); it stays open, ours to close
+    connections[id(engine)] = (weakref.ref(engine), connection)
+    return connection
+
+
+def _drop_thread_connection(engine: Engine) -> None:
+    held = _thread_connections().pop(id(engine), None)
+    if held is not None:
+        with contextlib.suppress(sqlite3.Error):
+            held[1].close()
 
 
 def create_engine_for(url: str) -> Engine:

@@ -65,8 +65,9 @@ _BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s\"',;]+")
 _QUERY_SECRET = re.compile(r"(?i)([?&;](?:api_?key|key|access_token|token)=)[^&\s\"'#]*")
 _HEADER_SECRET = re.compile(r"(?i)(x-api-key[\"']?\s*[:=]\s*[\"']?)[^\s\"',;}]+")
 REDACTED = "[redacted]"
-# Every pattern above needs one of these (case-insensitively) to match.
-_REDACTION_MARKERS = ("svc_", "bearer", "key", "token")
+# Every pattern above needs one of these (case-insensitively) to match: a key's prefix, the
+# bearer scheme, a key-named query parameter followed by "=", the X-API-Key header's name.
+_REDACTION_MARKERS = ("svc_", "bearer", "key=", "token=", "x-api-key")
 
 
 def redact(text: str) -> str:
@@ -168,6 +169,11 @@ def logging_config(log_format: str = "json", level: str = "INFO") -> dict[str, A
 
 def configure_logging(log_format: str = "json", level: str = "INFO") -> None:
     logging.config.dictConfig(logging_config(log_format, level))
+    # Neither format shows thread or process names, and the access log writes a record per
+    # request: do not collect them (the logging HOWTO's "Optimization" switches).
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
 
 
 # --------------------------------------------------------------------------------------------
