@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import bisect
+import contextlib
 import datetime as dt
 import json
 import logging
@@ -101,21 +102,28 @@ class JsonFormatter(logging.Formatter):
     `exception` (the formatted traceback) when there is one."""
 
     def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
-            "ts": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
-                timespec="milliseconds"
-            ),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
+        entry = json_entry(record.created, record.levelname, record.name, record.getMessage())
         for name, value in _extras(record).items():
             entry.setdefault(name, value)
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         if record.stack_info:
             entry["stack"] = self.formatStack(record.stack_info)
-        return redact(json.dumps(entry, default=str, ensure_ascii=False))
+        return json_line(entry)
+
+
+def json_entry(created: float, level: str, logger: str, message: str) -> dict[str, Any]:
+    """The fields every JSON log line starts with."""
+    return {
+        "ts": dt.datetime.fromtimestamp(created, dt.UTC).isoformat(timespec="milliseconds"),
+        "level": level.lower(),
+        "logger": logger,
+        "message": message,
+    }
+
+
+def json_line(entry: Mapping[str, Any]) -> str:
+    return redact(json.dumps(entry, default=str, ensure_ascii=False))
 
 
 class TextFormatter(logging.Formatter):
@@ -442,6 +450,67 @@ class ObservedGate(CommercialGate):
 
 
 # --------------------------------------------------------------------------------------------
+# The access log: one line per request.
+
+
+class AccessLog:
+    """Writes access-log entries to `schooldata.access`.
+
+    When that logger is configured as `configure_logging` leaves it (no handlers of its own,
+    propagating to exactly one root StreamHandler with the JSON formatter, no filters), the
+    line the formatter would write is written straight to that handler's stream, under the
+    handler's lock, skipping the LogRecord and the handler chain: it runs on every request.
+    Any other configuration (a text format, a test's capturing handler, filters) takes the
+    standard `logging` path, so the lines are the same either way."""
+
+    def __init__(self, name: str = ACCESS_LOGGER) -> None:
+        self._logger = logging.getLogger(name)
+
+    def write(self, entry: dict[str, Any]) -> None:
+        logger = self._logger
+        if not logger.isEnabledFor(logging.INFO):
+            return
+        handler = self._direct_handler()
+        if handler is None:
+            # makeRecord + handle: what `info` does, minus walking the stack for the caller.
+            record = logger.makeRecord(
+                logger.name, logging.INFO, __file__, 0, "request", (), None, extra=entry
+            )
+            logger.handle(record)
+            return
+        line = json_entry(time.time(), "INFO", logger.name, "request")
+        for name, value in entry.items():
+            line.setdefault(name, value)
+        text = json_line(line) + handler.terminator
+        with handler.lock or contextlib.nullcontext():
+            try:
+                handler.stream.write(text)
+                handler.flush()
+            except Exception:
+                handler.handleError(
+                    logger.makeRecord(logger.name, logging.INFO, "", 0, "", (), None)
+                )
+
+    def _direct_handler(self) -> logging.StreamHandler[Any] | None:
+        root = logging.getLogger()
+        node: logging.Logger | None = self._logger
+        while node is not None and node is not root:  # this logger and its ancestors
+            if node.handlers or node.filters or not node.propagate:
+                return None
+            node = node.parent
+        if root.filters or len(root.handlers) != 1:
+            return None
+        handler = root.handlers[0]
+        if type(handler) is not logging.StreamHandler or handler.filters:
+            return None
+        if type(handler.formatter) is not JsonFormatter:
+            return None
+        if handler.level > logging.INFO:
+            return None
+        return handler
+
+
+# --------------------------------------------------------------------------------------------
 # The outermost layer: access log and request metrics.
 
 
@@ -464,7 +533,7 @@ class ObservabilityLayer:
         self._is_public_route = is_public_route
         self._is_public_only = is_public_only
         self._clock = clock
-        self._log = logging.getLogger(ACCESS_LOGGER)
+        self._access = AccessLog()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -520,12 +589,7 @@ class ObservabilityLayer:
             entry["query"] = query.decode("latin-1")
         if (prefix := scope.get(KEY_PREFIX_KEY)) is not None:
             entry["key_prefix"] = prefix
-        if self._log.isEnabledFor(logging.INFO):
-            # makeRecord + handle: what `info` does, minus walking the stack for the caller.
-            record = self._log.makeRecord(
-                self._log.name, logging.INFO, __file__, 0, "request", (), None, extra=entry
-            )
-            self._log.handle(record)
+        self._access.write(entry)
 
     def _tier(self, scope: Scope, path: str) -> str:
         if scope.get(COMMERCIAL_TIER_KEY):
