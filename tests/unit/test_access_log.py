@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import logging
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from schooldata.entrypoints.rest.observability import AccessLog, configure_logging
+from schooldata.entrypoints.rest.observability import AccessLog, _timestamp, configure_logging
 
 ENTRY = {
     "request_id": "req_abcdefghij0123456789",
@@ -83,3 +86,10 @@ def test_nothing_is_written_below_the_access_loggers_level(stream: io.StringIO) 
     finally:
         access.setLevel(logging.NOTSET)
     assert stream.getvalue() == ""
+
+
+@given(st.floats(min_value=0, max_value=4e9, allow_nan=False, allow_infinity=False))
+def test_a_log_timestamp_is_what_datetime_writes_for_the_same_instant(created: float) -> None:
+    expected = dt.datetime.fromtimestamp(created, dt.UTC).isoformat(timespec="milliseconds")
+    assert _timestamp(created) == expected
+    assert _timestamp(created) == expected  # and again, from the per-millisecond reuse

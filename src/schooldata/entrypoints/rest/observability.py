@@ -24,6 +24,7 @@ import datetime as dt
 import json
 import logging
 import logging.config
+import math
 import re
 import threading
 import time
@@ -115,11 +116,35 @@ class JsonFormatter(logging.Formatter):
 def json_entry(created: float, level: str, logger: str, message: str) -> dict[str, Any]:
     """The fields every JSON log line starts with."""
     return {
-        "ts": dt.datetime.fromtimestamp(created, dt.UTC).isoformat(timespec="milliseconds"),
+        "ts": _timestamp(created),
         "level": level.lower(),
         "logger": logger,
         "message": message,
     }
+
+
+_last_stamp: tuple[int, str] = (-1, "")
+
+
+def _timestamp(created: float) -> str:
+    """ISO 8601 UTC to the millisecond, exactly as `datetime.fromtimestamp(created, UTC)
+    .isoformat(timespec="milliseconds")` writes it; the last one is reused within its
+    millisecond (a busy server logs several lines per millisecond)."""
+    global _last_stamp
+    # fromtimestamp rounds the fraction to whole microseconds (half to even), then isoformat
+    # truncates to milliseconds: the same steps here give the same millisecond.
+    whole = math.floor(created)
+    micro = round((created - whole) * 1e6)
+    if micro >= 1_000_000:
+        whole, micro = whole + 1, micro - 1_000_000
+    millisecond = whole * 1000 + micro // 1000
+    last = _last_stamp
+    if last[0] == millisecond:
+        return last[1]
+    moment = dt.datetime.fromtimestamp(whole, dt.UTC).replace(microsecond=micro // 1000 * 1000)
+    text = moment.isoformat(timespec="milliseconds")
+    _last_stamp = (millisecond, text)
+    return text
 
 
 def json_line(entry: Mapping[str, Any]) -> str:
@@ -247,20 +272,38 @@ class Metrics:
         self._histograms: dict[str, dict[Labels, _Histogram]] = {}
         self._in_progress = 0
         self._started = clock()
+        self._label_cache: dict[tuple[str, str, int, str], tuple[Labels, Labels]] = {}
 
     # ---- the faces' API ----------------------------------------------------------------
     def http_request(
         self, *, route: str, method: str, status: int, tier: str, seconds: float
     ) -> None:
-        method = method.upper() if method.upper() in METHODS else OTHER
-        labels = (("route", route), ("method", method), ("status", str(status)), ("tier", tier))
+        labels, timing = self._http_labels(route, method, status, tier)
         with self._lock:
             self._add("schooldata_http_requests_total", labels, 1)
             self._observe(
                 "schooldata_http_request_duration_seconds",
-                (("route", route), ("tier", tier)),
+                timing,
                 seconds,
             )
+
+    def _http_labels(
+        self, route: str, method: str, status: int, tier: str
+    ) -> tuple[Labels, Labels]:
+        """The label sets of one request, built once per distinct combination (a bounded
+        number: routes are templates, methods and tiers fixed sets, statuses few)."""
+        key = (route, method, status, tier)
+        cached = self._label_cache.get(key)
+        if cached is None:
+            upper = method.upper()
+            shown = upper if upper in METHODS else OTHER
+            cached = (
+                (("route", route), ("method", shown), ("status", str(status)), ("tier", tier)),
+                (("route", route), ("tier", tier)),
+            )
+            if len(self._label_cache) < 4 * MAX_SERIES_PER_FAMILY:
+                self._label_cache[key] = cached
+        return cached
 
     def metered_call(self, *, face: str, feature: str) -> None:
         with self._lock:
