@@ -69,7 +69,7 @@ _HEADER_SECRET = re.compile(r"(?i)(x-api-key[\"']?\s*[:=]\s*[\"']?)[^\s\"',;}]+"
 REDACTED = "[redacted]"
 # Every pattern above needs one of these (case-insensitively) to match: a key's prefix, the
 # bearer scheme, a key-named query parameter followed by "=", the X-API-Key header's name.
-_REDACTION_MARKERS = ("svc_", "bearer", "key=", "token=", "x-api-key")
+_REDACTION_MARKER = re.compile(r"(?i)svc_|bearer|key=|token=|x-api-key")
 
 
 def redact(text: str) -> str:
@@ -77,8 +77,7 @@ def redact(text: str) -> str:
     values and key-named query parameters."""
     if not text:
         return text
-    lowered = text.lower()
-    if not any(marker in lowered for marker in _REDACTION_MARKERS):
+    if _REDACTION_MARKER.search(text) is None:
         return text  # nothing any pattern below could match: skip four regex passes
     text = _KEY_SHAPED.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
