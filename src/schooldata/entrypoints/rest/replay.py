@@ -9,7 +9,7 @@ and gives the same bytes back to the same question about the same data version.
 
 What makes two requests "the same question": method, scheme, server, path, raw query string
 and every request header except the few that cannot change an answer (`User-Agent`,
-`Connection`, ...); for MCP also the JSON-RPC body with its `id` left out (the replayed answer
+`Connection`, `X-Request-Id`, ...); for MCP also the JSON-RPC body with its `id` left out (the replayed answer
 carries the new request's `id`, spliced into the recorded bytes).
 
 What is never replayed: requests with credentials (`Authorization`, `X-API-Key`: they are
@@ -24,7 +24,6 @@ request takes the full path, so outages are reported exactly as without this lay
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import threading
 import time
@@ -51,7 +50,9 @@ from schooldata.entrypoints.rest.transport import (
 
 # Request headers that no layer or route reads: leaving them out of the key lets clients that
 # differ only in these share answers.
-IGNORED_HEADERS = frozenset({b"user-agent", b"connection", b"keep-alive", b"content-length"})
+IGNORED_HEADERS = frozenset(
+    {b"user-agent", b"connection", b"keep-alive", b"content-length", b"x-request-id", b"referer"}
+)
 CREDENTIAL_HEADERS = frozenset({b"authorization", b"x-api-key", b"mcp-session-id"})
 REPLAYABLE_STATUSES = frozenset({200, 304})
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
@@ -83,15 +84,16 @@ class AnswerStore:
         self._items: OrderedDict[tuple[Any, ...], Answer] = OrderedDict()
         self._bytes = 0
         self._max = max_bytes
-        self._lock = threading.Lock()  # inserts can race with clears from the refresher
+        self._lock = threading.Lock()  # the loop, worker threads and the version refresher
 
     def get(self, key: tuple[Any, ...]) -> Answer | None:
-        answer = self._items.get(key)
-        if answer is not None:
-            # A concurrent clear may have dropped it: still a valid answer of its time.
-            with contextlib.suppress(KeyError):
+        # Under the lock: keyed lookups run on worker threads while the loop inserts, and an
+        # OrderedDict's order is not safe to change from two threads at once.
+        with self._lock:
+            answer = self._items.get(key)
+            if answer is not None:
                 self._items.move_to_end(key)
-        return answer
+            return answer
 
     def put(self, key: tuple[Any, ...], answer: Answer) -> None:
         if answer.size > self._max // 8:
@@ -228,7 +230,7 @@ class ReplayLayer:
             return
         method = scope.get("method")
         path = str(scope.get("path", ""))
-        if method in ("GET", "HEAD") and self._is_replayable_get(path):
+        if method == "GET" and self._is_replayable_get(path):
             await self._replay_get(scope, receive, send)
         elif method == "POST" and path == self._mcp_path:
             await self._replay_mcp(scope, receive, send)
