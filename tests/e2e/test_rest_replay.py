@@ -3,6 +3,8 @@ never older than the data version (entrypoints/rest/replay.py)."""
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +20,7 @@ from tests.support.dataset import build_store
 
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.application.service import Application
-from schooldata.bootstrap import bootstrap_memory
+from schooldata.bootstrap import bootstrap, bootstrap_memory, build_asgi
 from schooldata.domain.plans import Feature
 from schooldata.entrypoints.rest.gate import FEATURE_KEY
 from schooldata.entrypoints.rest.replay import (
@@ -30,6 +32,8 @@ from schooldata.entrypoints.rest.replay import (
     json_id,
 )
 from schooldata.entrypoints.rest.transport import REQUEST_ID_KEY, Receive, Scope, Send
+from schooldata.ports.keys import WouldBlock
+from schooldata.settings import load_settings
 
 PER_REQUEST_HEADERS = {"x-request-id", "date"}
 
@@ -428,3 +432,69 @@ def test_a_known_keyed_question_is_metered_without_reaching_the_app(app: Applica
         assert used(app, "acme-enterprise") == 3  # the fake gate meters nothing itself
         assert client.get("/q", headers={"X-API-Key": "svc_live_nonsense"}).status_code == 200
         assert inner.calls == calls + 1  # a bad key goes down the full path
+
+
+# ---------------------------------------------------------------------------------------------
+# On SQLite: keyed replays are admitted on the event loop without waiting; a held write lock
+# sends them to a worker thread, which waits for it, and the count stays exact.
+
+
+@pytest.fixture
+def sqlite_served(tmp_path: Path) -> Iterator[tuple[TestClient, Application, Path]]:  # type: ignore[type-arg]
+    database = tmp_path / "keys.sqlite3"
+    settings = load_settings(
+        environ={
+            "SCHOOLDATA_DATABASE_URL": f"sqlite:///{database}",
+            "SCHOOLDATA_KEY_SECRET": "k" * 40,
+        },
+        home=tmp_path,
+    )
+    app = bootstrap(settings)
+    with TestClient(app=build_asgi(app, settings), base_url="http://testserver.local") as client:
+        yield client, app, database
+
+
+def test_keyed_replays_wait_for_a_writer_in_another_process_and_count_exactly(
+    sqlite_served: tuple[TestClient, Application, Path],  # type: ignore[type-arg]
+) -> None:
+    client, app, database = sqlite_served
+    key = issue_key(app, "enterprise")
+    path = "/api/v1/schools?per_page=5"
+    assert keyed_get(client, key, path).status_code == 200
+    time.sleep(0.2)
+    assert keyed_get(client, key, path).status_code == 200  # replayed on the loop
+    other = sqlite3.connect(database, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the lock (an import, say)
+    release = threading.Timer(0.5, other.execute, args=("COMMIT",))
+    release.start()
+    started = time.monotonic()
+    waited = keyed_get(client, key, path)
+    release.join()
+    other.close()
+    assert waited.status_code == 200
+    assert time.monotonic() - started >= 0.4  # it waited for the writer, off the loop
+    statuses = [keyed_get(client, key, path).status_code for _ in range(5)]
+    assert statuses == [200] * 5
+    assert used(app, "acme-enterprise") == 8
+
+
+def test_the_meter_gives_up_without_counting_when_it_would_have_to_wait(
+    sqlite_served: tuple[TestClient, Application, Path],  # type: ignore[type-arg]
+) -> None:
+    _, app, database = sqlite_served
+    key = issue_key(app, "enterprise")
+    caller = app.authenticate.execute(authorization=f"Bearer {key}", x_api_key=None)
+    assert caller is not None and app.meter.can_admit_without_waiting
+    other = sqlite3.connect(database, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(WouldBlock):
+            app.meter.admit_nowait(caller, Feature.SCHOOLS_LIST)
+        reading = app.meter.peek(caller)
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    assert reading.rate_remaining == caller.plan.rate_per_second  # the hit was taken back
+    assert used(app, "acme-enterprise") == 0
+    app.meter.admit_nowait(caller, Feature.SCHOOLS_LIST)
+    assert used(app, "acme-enterprise") == 1

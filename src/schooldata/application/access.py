@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from attrs import frozen
 
 from schooldata.domain.errors import DataUnavailable, InvalidParameter
@@ -24,7 +26,14 @@ from schooldata.domain.metering import (
 )
 from schooldata.domain.plans import Feature, Plan, PlanCatalogue
 from schooldata.ports.clock import Clock
-from schooldata.ports.keys import KeyStore, QuotaCounter, RateLimiter
+from schooldata.ports.keys import (
+    KeyStore,
+    NonBlockingQuota,
+    QuotaCounter,
+    RateLimiter,
+    UndoableRateLimiter,
+    WouldBlock,
+)
 
 
 @frozen(kw_only=True)
@@ -93,7 +102,23 @@ class Meter:
         caller.plan.require(feature)
         return self.consume(caller)
 
-    def consume(self, caller: Caller) -> MeterReading:
+    @property
+    def can_admit_without_waiting(self) -> bool:
+        """Whether `admit_nowait` can ever succeed (the quota counter can try without
+        waiting and the rate limiter can take a hit back)."""
+        return callable(getattr(self._quota, "consume_nowait", None)) and callable(
+            getattr(self._rate, "undo", None)
+        )
+
+    def admit_nowait(self, caller: Caller, feature: Feature) -> MeterReading:
+        """`admit`, for a caller on an event loop: WouldBlock, with nothing counted (the rate
+        hit is taken back), when the quota could only be consumed by waiting for a lock."""
+        if not self.can_admit_without_waiting:
+            raise WouldBlock()
+        caller.plan.require(feature)
+        return self.consume(caller, wait=False)
+
+    def consume(self, caller: Caller, *, wait: bool = True) -> MeterReading:
         now = self._clock.now()
         window = second_window(now)
         plan = caller.plan
@@ -109,10 +134,8 @@ class Meter:
                     reading,
                     retry_after_seconds(now, window + 1),
                 )
-            used_after = self._quota.consume(
-                organisation=caller.organisation.slug, period=period, limit=plan.monthly_quota
-            )
-        except (RateLimitExceeded, DataUnavailable):
+            used_after = self._use_quota(caller, period, wait=wait, window=window)
+        except (RateLimitExceeded, DataUnavailable, WouldBlock):
             raise
         except Exception as error:
             raise DataUnavailable("The usage meter is temporarily unavailable.") from error
@@ -126,6 +149,19 @@ class Meter:
                 retry_after_seconds(now, quota_reset),
             )
         return self._reading(plan, plan.rate_per_second - count, window, used_after, quota_reset)
+
+    def _use_quota(self, caller: Caller, period: str, *, wait: bool, window: int) -> int | None:
+        limit = caller.plan.monthly_quota
+        slug = caller.organisation.slug
+        if wait:
+            return self._quota.consume(organisation=slug, period=period, limit=limit)
+        quota = cast(NonBlockingQuota, self._quota)
+        try:
+            return quota.consume_nowait(organisation=slug, period=period, limit=limit)
+        except WouldBlock:
+            # The request does not go ahead here (its caller retries, waiting): untake its hit.
+            cast(UndoableRateLimiter, self._rate).undo(key=caller.key_id, window=window)
+            raise
 
     def peek(self, caller: Caller) -> MeterReading:
         """The current reading without consuming anything (for 403s and unmetered calls)."""

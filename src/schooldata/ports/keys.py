@@ -55,3 +55,21 @@ class QuotaCounter(Protocol):
         ...
 
     def used(self, *, organisation: str, period: str) -> int: ...
+
+
+class WouldBlock(Exception):
+    """The store could answer only by waiting (another writer holds it); nothing was done."""
+
+
+class NonBlockingQuota(Protocol):
+    """A QuotaCounter that can also try without waiting (for callers on an event loop)."""
+
+    def consume_nowait(self, *, organisation: str, period: str, limit: int) -> int | None:
+        """As `consume`, or WouldBlock (and nothing consumed) when it would have to wait."""
+        ...
+
+
+class UndoableRateLimiter(Protocol):
+    """A RateLimiter that can take back a hit whose request did not go ahead."""
+
+    def undo(self, *, key: str, window: int) -> None: ...

@@ -81,6 +81,11 @@ class InMemoryRateLimiter:
     def peek(self, *, key: str, window: int) -> int:
         return self._counts.get((key, window), 0)
 
+    def undo(self, *, key: str, window: int) -> None:
+        with self._lock:
+            if self._counts.get((key, window), 0) > 0:
+                self._counts[(key, window)] -= 1
+
 
 class InMemoryQuotaCounter:
     def __init__(self) -> None:
@@ -94,6 +99,9 @@ class InMemoryQuotaCounter:
                 return None
             self._used[(organisation, period)] = current + 1
             return current + 1
+
+    def consume_nowait(self, *, organisation: str, period: str, limit: int) -> int | None:
+        return self.consume(organisation=organisation, period=period, limit=limit)
 
     def used(self, *, organisation: str, period: str) -> int:
         return self._used.get((organisation, period), 0)

@@ -29,7 +29,7 @@ from schooldata.adapters.sql.access_tables import (
 )
 from schooldata.adapters.sql.engine import WRITE_OPTION, sqlite_fetch, unavailable_on_error
 from schooldata.domain.keys import ApiKeyRecord, KeyKind, Organisation
-from schooldata.ports.keys import KeyLookup
+from schooldata.ports.keys import KeyLookup, WouldBlock
 
 # Plain SQL in the named parameter style both sqlite3 and SQLAlchemy's text() accept, so the
 # two backends run the very same statements.
@@ -197,6 +197,16 @@ class SqlQuotaCounter:
         with unavailable_on_error(), self._writer.begin() as conn:
             row = conn.execute(_CONSUME, params).first()
         return None if row is None else int(row[0])
+
+    def consume_nowait(self, *, organisation: str, period: str, limit: int) -> int | None:
+        """SQLite: the same statement, but WouldBlock instead of waiting for the write lock
+        (held by another thread or process). Other backends always answer WouldBlock: their
+        writes cross a network."""
+        if not self._raw:
+            raise WouldBlock()
+        params = {"organisation": organisation, "period": period, "limit": limit}
+        rows = sqlite_fetch(self._engine, _CONSUME_SQL, params, writes=True, wait=False)
+        return int(rows[0][0]) if rows else None
 
     def used(self, *, organisation: str, period: str) -> int:
         params = {"organisation": organisation, "period": period}

@@ -21,6 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from schooldata.domain.errors import DataUnavailable
+from schooldata.ports.keys import WouldBlock
 
 SQLITE_BUSY_TIMEOUT_MS = 5_000
 POSTGRES_CONNECT_TIMEOUT_S = 5
@@ -58,7 +59,12 @@ def _write_lock(engine: Engine) -> threading.Lock:
 
 
 def sqlite_fetch(
-    engine: Engine, sql: str, params: Mapping[str, Any], *, writes: bool = False
+    engine: Engine,
+    sql: str,
+    params: Mapping[str, Any],
+    *,
+    writes: bool = False,
+    wait: bool = True,
 ) -> list[Any]:
     """Run one statement on this thread's own sqlite3 connection to `engine`'s database and
     return all its rows, without SQLAlchemy's per-statement machinery or a pool checkout
@@ -73,44 +79,68 @@ def sqlite_fetch(
     `writes`: threads of this process take turns on a Python lock before the statement. SQLite
     lets one writer in at a time and makes the others sleep in its busy handler (1, 2, 5, 10 ms
     ... steps); queued on a lock they start the moment the previous write commits instead.
-    Other processes still meet at SQLite's own lock."""
+    Other processes still meet at SQLite's own lock.
+
+    `wait=False` (a write from the event loop): WouldBlock, with nothing written, instead of
+    waiting for either lock; the statement runs on a connection with no busy timeout."""
     try:
-        connection = _thread_connection(engine)
+        connection = _thread_connection(engine, wait=wait)
         try:
             if not writes:
                 return connection.execute(sql, params).fetchall()
             lock = _write_lock(engine)
             # Never longer in the queue than SQLite itself would wait: a writer stuck behind
             # an import fails (503) after busy_timeout, as it would without the lock.
-            if not lock.acquire(timeout=SQLITE_BUSY_TIMEOUT_MS / 1000):
+            acquired = (
+                lock.acquire(timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+                if wait
+                else lock.acquire(blocking=False)
+            )
+            if not acquired and not wait:
+                raise WouldBlock()
+            if not acquired:
                 raise sqlite3.OperationalError("database is locked")
             try:
                 return connection.execute(sql, params).fetchall()
             finally:
                 lock.release()
+        except sqlite3.OperationalError as error:
+            if not wait and _is_busy(error):
+                raise WouldBlock() from error  # the statement did nothing; the connection is fine
+            _drop_thread_connection(engine, wait=wait)
+            raise
         except sqlite3.Error:
-            _drop_thread_connection(engine)
+            _drop_thread_connection(engine, wait=wait)
             raise
     except DRIVER_ERRORS as exc:
         raise DataUnavailable() from exc
 
 
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
 _THREAD = threading.local()
 
 
-def _thread_connections() -> dict[int, tuple[weakref.ref[Engine], sqlite3.Connection]]:
+def _thread_connections() -> dict[tuple[int, bool], tuple[weakref.ref[Engine], sqlite3.Connection]]:
     connections = getattr(_THREAD, "connections", None)
     if connections is None:
         connections = _THREAD.connections = {}
     return connections
 
 
-def _thread_connection(engine: Engine) -> sqlite3.Connection:
+def _thread_connection(engine: Engine, *, wait: bool = True) -> sqlite3.Connection:
     """This thread's connection to `engine`'s database, detached from the pool (a pooled one
     held per thread would exhaust the pool: worker threads outnumber its slots). Checked
     against the engine itself, not only its id: ids are reused once an engine is gone."""
     connections = _thread_connections()
-    held = connections.get(id(engine))
+    key = (id(engine), wait)
+    held = connections.get(key)
     if held is not None and held[0]() is engine:
         return held[1]
     if held is not None:
@@ -118,12 +148,14 @@ def _thread_connection(engine: Engine) -> sqlite3.Connection:
     pooled = engine.raw_connection()
     connection: sqlite3.Connection = pooled.driver_connection  # type: ignore[assignment]
     pooled.detach()  # the pool forgets it (and its slot); it stays open, ours to close
-    connections[id(engine)] = (weakref.ref(engine), connection)
+    if not wait:
+        connection.execute("PRAGMA busy_timeout=0")
+    connections[key] = (weakref.ref(engine), connection)
     return connection
 
 
-def _drop_thread_connection(engine: Engine) -> None:
-    held = _thread_connections().pop(id(engine), None)
+def _drop_thread_connection(engine: Engine, *, wait: bool = True) -> None:
+    held = _thread_connections().pop((id(engine), wait), None)
     if held is not None:
         with contextlib.suppress(sqlite3.Error):
             held[1].close()

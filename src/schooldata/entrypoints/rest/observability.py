@@ -67,9 +67,10 @@ _BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s\"',;]+")
 _QUERY_SECRET = re.compile(r"(?i)([?&;](?:api_?key|key|access_token|token)=)[^&\s\"'#]*")
 _HEADER_SECRET = re.compile(r"(?i)(x-api-key[\"']?\s*[:=]\s*[\"']?)[^\s\"',;}]+")
 REDACTED = "[redacted]"
-# Every pattern above needs one of these (case-insensitively) to match: a key's prefix, the
-# bearer scheme, a key-named query parameter followed by "=", the X-API-Key header's name.
-_REDACTION_MARKER = re.compile(r"(?i)svc_|bearer|key=|token=|x-api-key")
+# Every pattern above needs one of these (case-insensitively) to match: more of a key than
+# its display prefix (which keyed access lines always carry), the bearer scheme, a key-named
+# query parameter followed by "=", the X-API-Key header's name.
+_REDACTION_MARKER = re.compile(r"(?i)svc_(?:live|test)_[0-9a-z]{5}|bearer|key=|token=|x-api-key")
 
 
 def redact(text: str) -> str:
@@ -458,9 +459,22 @@ class CountingMeter(Meter):
         self._metrics.metered_call(face=self._face, feature=feature.value)
         return reading
 
-    def consume(self, caller: Caller) -> MeterReading:
+    @property
+    def can_admit_without_waiting(self) -> bool:
+        return self._inner.can_admit_without_waiting
+
+    def admit_nowait(self, caller: Caller, feature: Feature) -> MeterReading:
         try:
-            reading = self._inner.consume(caller)
+            reading = self._inner.admit_nowait(caller, feature)
+        except LimitReached as limited:
+            self._metrics.limit_rejected(face=self._face, reason=limited.code)
+            raise
+        self._metrics.metered_call(face=self._face, feature=feature.value)
+        return reading
+
+    def consume(self, caller: Caller, *, wait: bool = True) -> MeterReading:
+        try:
+            reading = self._inner.consume(caller, wait=wait)
         except LimitReached as limited:
             self._metrics.limit_rejected(face=self._face, reason=limited.code)
             raise

@@ -29,7 +29,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import anyio.to_thread
 from attrs import frozen
@@ -47,6 +47,7 @@ from schooldata.entrypoints.rest.transport import (
     Scope,
     Send,
 )
+from schooldata.ports.keys import WouldBlock
 
 # Request headers that no layer or route reads: leaving them out of the key lets clients that
 # differ only in these share answers.
@@ -420,12 +421,19 @@ class Admission:
     headers: tuple[tuple[bytes, bytes], ...] = ()
 
 
+WOULD_BLOCK: Final = Admission((), None)  # type: ignore[arg-type]
+"""`_admit` without waiting could not finish: try again on a worker thread."""
+
+
 class KeyedReplayLayer:
     """Commercial GET answers, replayed for callers on the same plan: the key is still
     authenticated and the request still entitled, rate-limited and metered on every request
-    (the same `Authenticate` and `Meter` as the gate, on a worker thread: they read and write
-    the key store), and the answer carries its own request id (in `meta` and the header) and
-    meter headers. Anything other than an admitted replay (a bad key, a limit reached, the
+    (the same `Authenticate` and `Meter` as the gate), and the answer carries its own request
+    id (in `meta` and the header) and meter headers. The key read and the quota write run on
+    the event loop when they can without waiting (`Meter.admit_nowait`: a quota write that
+    would wait for another writer gives up, with its rate hit taken back), else on a worker
+    thread that waits as the full path would; so this layer is installed only where the key
+    store is a local SQLite file or memory (the composition root decides). Anything other than an admitted replay (a bad key, a limit reached, the
     store down, an unknown question) takes the full path, which answers it as always.
 
     Sits below compression and above HTTP caching/CORS: it keeps identity bodies (the request
@@ -467,7 +475,12 @@ class KeyedReplayLayer:
         if base is None or (authorization is None and x_api_key is None):
             await self._app(scope, receive, send)
             return
-        admission = await anyio.to_thread.run_sync(self._admit, authorization, x_api_key, base)
+        # First on the loop, without waiting for anything (the key read does not wait in WAL
+        # mode; the quota write gives up at once if another writer holds the lock), then, if
+        # that would have had to wait, on a worker thread, waiting as long as SQLite allows.
+        admission = self._admit(authorization, x_api_key, base, wait=False)
+        if admission is WOULD_BLOCK:
+            admission = await anyio.to_thread.run_sync(self._admit, authorization, x_api_key, base)
         if admission is not None and admission.answer is not None:
             await self._replay(scope, send, admission)
             return
@@ -485,11 +498,18 @@ class KeyedReplayLayer:
             self._answers.put(admission.key, cut)
 
     def _admit(
-        self, authorization: str | None, x_api_key: str | None, base: tuple[Any, ...]
+        self,
+        authorization: str | None,
+        x_api_key: str | None,
+        base: tuple[Any, ...],
+        wait: bool = True,
     ) -> Admission | None:
-        """On a worker thread: the caller and, for a known question, the metered admission.
-        None sends the request down the full path (which reports any failure itself)."""
+        """The caller and, for a known question, the metered admission. None sends the
+        request down the full path (which reports any failure itself); WOULD_BLOCK (only
+        with `wait=False`, nothing counted) asks to try again on a worker thread."""
         app = self._application
+        if not wait and not app.meter.can_admit_without_waiting:
+            return WOULD_BLOCK
         try:
             caller = app.authenticate.execute(authorization=authorization, x_api_key=x_api_key)
         except Exception:
@@ -501,7 +521,12 @@ class KeyedReplayLayer:
         if answer is None or answer.feature is None:
             return Admission(key, caller)
         try:
-            reading = app.meter.admit(caller, answer.feature)
+            if wait:
+                reading = app.meter.admit(caller, answer.feature)
+            else:
+                reading = app.meter.admit_nowait(caller, answer.feature)
+        except WouldBlock:
+            return WOULD_BLOCK
         except Exception:
             # A limit reached, or the meter down: the full path refuses it the same way
             # (a refused request consumes no quota, so trying twice changes nothing).
