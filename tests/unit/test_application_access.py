@@ -27,7 +27,7 @@ from schooldata.domain.keys import (
 )
 from schooldata.domain.metering import QuotaExceeded, RateLimitExceeded, month_reset
 from schooldata.domain.plans import DEFAULT_PLANS, Feature, Plan, PlanCatalogue
-from schooldata.ports.keys import KeyLookup, KeyStore
+from schooldata.ports.keys import KeyLookup, KeyStore, WouldBlock
 
 START = dt.datetime(2026, 9, 1, 12, 0, 0, 250_000, tzinfo=dt.UTC)
 
@@ -378,3 +378,30 @@ def test_the_combined_lookup_finds_the_key_and_its_organisation_or_nothing() -> 
         record, keys.get_organisation(slug=record.organisation)
     )
     assert keys.find_key_with_organisation(key_hash="0" * 64) is None
+
+
+class RemoteQuota(InMemoryQuotaCounter):
+    """A quota counter across a network (as SqlQuotaCounter on PostgreSQL says it is)."""
+
+    is_local = False
+
+
+def test_a_meter_over_a_remote_quota_store_never_admits_from_an_event_loop() -> None:
+    local = Meter(rate=InMemoryRateLimiter(), quota=InMemoryQuotaCounter(), clock=FixedNow())
+    remote = Meter(rate=InMemoryRateLimiter(), quota=RemoteQuota(), clock=FixedNow())
+    assert local.can_admit_without_waiting
+    assert not remote.can_admit_without_waiting
+    caller = Caller(
+        organisation=Organisation(slug="acme", name="Acme", plan="enterprise"),
+        plan=DEFAULT_PLANS[-1],
+        display_prefix="svc_live_AbCd",
+        key_id="k",
+    )
+    with pytest.raises(WouldBlock):
+        remote.admit_nowait(caller, Feature.SCHOOLS_LIST)
+    assert local.admit_nowait(caller, Feature.SCHOOLS_LIST).quota_remaining >= 0
+
+
+class FixedNow:
+    def now(self) -> dt.datetime:
+        return dt.datetime(2026, 11, 22, 12, 0, tzinfo=dt.UTC)

@@ -57,6 +57,12 @@ class Authenticate:
         self._plans = plans
         self._secret = secret
 
+    @property
+    def answers_locally(self) -> bool:
+        """Whether the key store is a local file or memory (no network round trip), so a
+        lookup may run on an event loop; stores say so with `is_local` (default: yes)."""
+        return bool(getattr(self._keys, "is_local", True))
+
     def execute(self, *, authorization: str | None, x_api_key: str | None) -> Caller | None:
         raw = extract_credentials(authorization, x_api_key)
         if raw is None:
@@ -106,8 +112,11 @@ class Meter:
     def can_admit_without_waiting(self) -> bool:
         """Whether `admit_nowait` can ever succeed (the quota counter can try without
         waiting and the rate limiter can take a hit back)."""
-        return callable(getattr(self._quota, "consume_nowait", None)) and callable(
-            getattr(self._rate, "undo", None)
+        return (
+            callable(getattr(self._quota, "consume_nowait", None))
+            and callable(getattr(self._rate, "undo", None))
+            and bool(getattr(self._quota, "is_local", True))
+            and bool(getattr(self._rate, "is_local", True))
         )
 
     def admit_nowait(self, caller: Caller, feature: Feature) -> MeterReading:

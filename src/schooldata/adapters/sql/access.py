@@ -111,6 +111,11 @@ class SqlKeyStore:
         self._raw = engine.dialect.name == "sqlite"
         self._parse_time = _sqlite_time_parser(engine) if self._raw else None
 
+    @property
+    def is_local(self) -> bool:
+        """SQLite: a local file, no network round trip (see Authenticate.answers_locally)."""
+        return self._raw
+
     def find_key(self, *, key_hash: str) -> ApiKeyRecord | None:
         with unavailable_on_error(), self._engine.connect() as conn:
             row = conn.execute(sa.select(api_keys).where(api_keys.c.key_hash == key_hash)).first()
@@ -188,6 +193,11 @@ class SqlQuotaCounter:
         self._engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
         self._raw = engine.dialect.name == "sqlite"
+
+    @property
+    def is_local(self) -> bool:
+        """SQLite: a local file, no network round trip (see Meter.can_admit_without_waiting)."""
+        return self._raw
 
     def consume(self, *, organisation: str, period: str, limit: int) -> int | None:
         params = {"organisation": organisation, "period": period, "limit": limit}

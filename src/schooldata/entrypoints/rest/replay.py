@@ -508,8 +508,10 @@ class KeyedReplayLayer:
         request down the full path (which reports any failure itself); WOULD_BLOCK (only
         with `wait=False`, nothing counted) asks to try again on a worker thread."""
         app = self._application
-        if not wait and not app.meter.can_admit_without_waiting:
-            return WOULD_BLOCK
+        if not wait and not (
+            app.meter.can_admit_without_waiting and app.authenticate.answers_locally
+        ):
+            return WOULD_BLOCK  # a store across a network is never asked from the loop
         try:
             caller = app.authenticate.execute(authorization=authorization, x_api_key=x_api_key)
         except Exception:
