@@ -46,6 +46,7 @@ from schooldata.entrypoints.rest.transport import (
     Receive,
     Scope,
     Send,
+    header_of,
 )
 from schooldata.ports.keys import WouldBlock
 
@@ -555,10 +556,9 @@ class KeyedReplayLayer:
 
 
 def header_value(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if bytes(key).lower() == name:
-            return bytes(value).decode("latin-1")
-    return None
+    """A request header as text (credentials are ASCII; latin-1 keeps any byte)."""
+    raw = header_of(scope.get("headers", ()), name)
+    return None if raw is None else raw.decode("latin-1")
 
 
 def split_at_request_id(recorded: Answer, request_id: object, feature: object) -> Answer | None:
