@@ -71,6 +71,13 @@ REDACTED = "[redacted]"
 # its display prefix (which keyed access lines always carry), the bearer scheme, a key-named
 # query parameter followed by "=", the X-API-Key header's name.
 _REDACTION_MARKER = re.compile(r"(?i)svc_(?:live|test)_[0-9a-z]{5}|bearer|key=|token=|x-api-key")
+# _KEY_SHAPED without its leading \b: a literal prefix, so the search is a fast scan (the \b
+# makes every position a candidate), and a superset of _KEY_SHAPED's matches.
+_KEY_SHAPED_SCREEN = re.compile(r"svc_(?:live|test)_[0-9A-Za-z]{5}")
+
+
+def _mask_prefix(match: re.Match[str]) -> str:
+    return f"{match.group(1)}{REDACTED}"
 
 
 def redact(text: str) -> str:
@@ -78,12 +85,28 @@ def redact(text: str) -> str:
     values and key-named query parameters."""
     if not text:
         return text
-    if _REDACTION_MARKER.search(text) is None:
-        return text  # nothing any pattern below could match: skip four regex passes
-    text = _KEY_SHAPED.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
-    text = _BEARER.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
-    text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
-    return _HEADER_SECRET.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
+    if not text.isascii():  # (O(1)) case-insensitive matching beyond ASCII: the full screen
+        return redact_fully(text) if _REDACTION_MARKER.search(text) else text
+    # Every log line passes here: each pattern runs only where its own literal part occurs
+    # (ASCII: lower() is exactly what (?i) matches), four substring scans instead of regexes.
+    if "svc_" in text and _KEY_SHAPED_SCREEN.search(text) is not None:
+        text = _KEY_SHAPED.sub(_mask_prefix, text)
+    lowered = text.lower()
+    if "bearer" in lowered:
+        text = _BEARER.sub(_mask_prefix, text)
+    if "key=" in lowered or "token=" in lowered:
+        text = _QUERY_SECRET.sub(_mask_prefix, text)
+    if "x-api-key" in lowered:
+        text = _HEADER_SECRET.sub(_mask_prefix, text)
+    return text
+
+
+def redact_fully(text: str) -> str:
+    """Every pattern over the whole text: the rule `redact` must always agree with."""
+    text = _KEY_SHAPED.sub(_mask_prefix, text)
+    text = _BEARER.sub(_mask_prefix, text)
+    text = _QUERY_SECRET.sub(_mask_prefix, text)
+    return _HEADER_SECRET.sub(_mask_prefix, text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -641,7 +664,10 @@ class ObservabilityLayer:
             "latency_ms": round(seconds * 1000, 2),
             "bytes": outcome["bytes"],
         }
-        if query and not carries_key_in_query(query):
+        rejected = scope.get(QUERY_KEY_REJECTED)
+        if rejected is None:  # the transport layer did not screen it: screen it here
+            rejected = carries_key_in_query(query)
+        if query and not rejected:
             entry["query"] = query.decode("latin-1")
         if (prefix := scope.get(KEY_PREFIX_KEY)) is not None:
             entry["key_prefix"] = prefix

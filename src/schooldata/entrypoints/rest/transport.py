@@ -58,6 +58,8 @@ def _may_name_a_key(query_string: bytes) -> bool:
     lowered = query_string.lower()
     if b"key" in lowered or b"token" in lowered:
         return True
+    if b"%" not in query_string and b"+" not in query_string:
+        return False
     return any(b"%" in name or b"+" in name for name, _, _ in _pairs(query_string))
 
 
@@ -98,8 +100,9 @@ class TransportLayer:
                 message["headers"] = [*headers, header]
             await send(message)
 
-        if carries_key_in_query(scope.get("query_string", b"")):
-            scope[QUERY_KEY_REJECTED] = True
+        rejected = carries_key_in_query(scope.get("query_string", b""))
+        scope[QUERY_KEY_REJECTED] = rejected  # (the access log reads it rather than parse again)
+        if rejected:
             scope[ROUTE_LABEL_KEY] = "(api_key_in_query)"
             await self._reject_query_key(scope, send_with_id, request_id)
             return
