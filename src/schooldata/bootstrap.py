@@ -4,11 +4,15 @@ application on fakes."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tomllib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+
+import anyio.to_thread
 
 from schooldata.adapters.memory.access import (
     InMemoryKeyStore,
@@ -149,13 +153,31 @@ def build_asgi(app: Application, settings: Settings) -> Any:
         app,
         base_url=settings.base_url,
         extra_route_handlers=mount.route_handlers,
-        lifespan=mount.lifespan,
+        lifespan=[*mount.lifespan, _quota_given_back_at_shutdown(app)],
         max_body_bytes=settings.max_body_bytes,
         metrics=metrics,
         cors_origins=settings.cors_origins,
         replay_bytes=settings.replay_mb * 1024 * 1024,
         replay_keyed=answers_keys_locally(settings),
     )
+
+
+def _quota_given_back_at_shutdown(app: Application) -> Any:
+    """A lifespan that, as the server stops, gives back the quota uses this process reserved
+    and did not answer (SQLite reserves them in blocks). Server workers leave through
+    lifespan shutdown, not interpreter exit, so `atexit` alone would not run there."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_server: Any) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):  # the database may be gone: kept then
+                give_back = getattr(app.ports.quota, "give_back", None)
+                if callable(give_back):
+                    await anyio.to_thread.run_sync(give_back)
+
+    return lifespan
 
 
 def answers_keys_locally(settings: Settings) -> bool:

@@ -498,3 +498,35 @@ def test_the_meter_gives_up_without_counting_when_it_would_have_to_wait(
     assert used(app, "acme-enterprise") == 0
     app.meter.admit_nowait(caller, Feature.SCHOOLS_LIST)
     assert used(app, "acme-enterprise") == 1
+
+
+def stored_uses(database: Path, organisation: str) -> int:
+    with sqlite3.connect(database) as connection:
+        row = connection.execute(
+            "SELECT sum(used) FROM usage_quota WHERE organisation = ?", (organisation,)
+        ).fetchone()
+    return int(row[0] or 0)
+
+
+def test_a_server_shutting_down_gives_back_the_quota_uses_it_reserved_and_did_not_answer(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "keys.sqlite3"
+    settings = load_settings(
+        environ={
+            "SCHOOLDATA_DATABASE_URL": f"sqlite:///{database}",
+            "SCHOOLDATA_KEY_SECRET": "k" * 40,
+        },
+        home=tmp_path,
+    )
+    app = bootstrap(settings)
+    key = issue_key(app, "enterprise")
+    answered = 0
+    with TestClient(app=build_asgi(app, settings), base_url="http://testserver.local") as client:
+        for _ in range(2000):  # until this process holds reserved uses it has not answered
+            answered += keyed_get(client, key, "/api/v1/schools?per_page=5").status_code == 200
+            if stored_uses(database, "acme-enterprise") > answered:
+                break
+        assert stored_uses(database, "acme-enterprise") > answered, "no block was reserved"
+        assert used(app, "acme-enterprise") == answered  # as the process sees it: exact
+    assert stored_uses(database, "acme-enterprise") == answered  # given back at shutdown

@@ -6,6 +6,7 @@ version, the register, and the quota counters, which move by exactly the metered
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import socket
@@ -55,17 +56,21 @@ class Env:
     logs: io.StringIO = field(default_factory=io.StringIO)
 
     def state(self) -> tuple[str, int, dict[str, int]]:
-        """(data version, schools stored, quota used by organisation)."""
+        """(data version, schools stored, quota used by organisation this month, as the
+        serving process counts it: on SQLite the stored count may run ahead by the unanswered
+        rest of a reserved block, docs/operations.md "Keys and quotas on SQLite")."""
         store = self.app.ports.store
         engine = store.engine  # type: ignore[attr-defined]
+        period = dt.datetime.now(dt.UTC).strftime("%Y-%m")
         with engine.connect() as conn:
             count = conn.execute(text("SELECT count(*) FROM schools")).scalar_one()
-            used = dict(
-                conn.execute(
-                    text("SELECT organisation, sum(used) FROM usage_quota GROUP BY organisation")
-                ).all()
-            )
-        return store.version(), int(count), {k: int(v) for k, v in used.items()}  # type: ignore[attr-defined]
+            organisations = conn.execute(
+                text("SELECT DISTINCT organisation FROM usage_quota WHERE period = :period"),
+                {"period": period},
+            ).scalars()
+            quota = self.app.ports.quota
+            used = {org: quota.used(organisation=org, period=period) for org in organisations}
+        return store.version(), int(count), used  # type: ignore[attr-defined]
 
 
 @pytest.fixture(

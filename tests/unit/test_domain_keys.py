@@ -76,6 +76,9 @@ def test_any_single_character_change_makes_the_key_invalid(
         VALID + "\n",
         VALID[len("svc_live_") :],
         "Bearer " + VALID,
+        VALID[:-1] + "\u0663",  # ARABIC-INDIC DIGIT THREE: a digit, not base62
+        VALID[:12] + "\u00e9" + VALID[13:],  # a letter, not base62
+        VALID[:12] + "\uff21" + VALID[13:],  # FULLWIDTH A
     ],
 )
 def test_malformed_keys_are_invalid(raw: str) -> None:

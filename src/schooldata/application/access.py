@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import cast
 
 from attrs import frozen
@@ -27,6 +28,7 @@ from schooldata.domain.metering import (
 from schooldata.domain.plans import Feature, Plan, PlanCatalogue
 from schooldata.ports.clock import Clock
 from schooldata.ports.keys import (
+    KeyLookup,
     KeyStore,
     NonBlockingQuota,
     QuotaCounter,
@@ -34,6 +36,8 @@ from schooldata.ports.keys import (
     UndoableRateLimiter,
     WouldBlock,
 )
+
+MAX_RECENT_CALLERS = 4096
 
 
 @frozen(kw_only=True)
@@ -56,6 +60,10 @@ class Authenticate:
         self._keys = keys
         self._plans = plans
         self._secret = secret
+        # Callers recently authenticated, by key hash, with the store's answer they were
+        # built from: while the store gives back that very answer (stores that remember
+        # lookups do, until anything changes), the same caller stands. Bounded.
+        self._recent: dict[str, tuple[KeyLookup, Caller]] = {}
 
     @property
     def answers_locally(self) -> bool:
@@ -67,14 +75,34 @@ class Authenticate:
         raw = extract_credentials(authorization, x_api_key)
         if raw is None:
             return None
-        parsed = parse_key(raw)
-        digest = key_hash(self._secret, parsed.text)
+        # A key authenticated moments ago is known by its hash (HMAC-SHA256: no other text
+        # shares it), so its format and checksum were checked then; the store still says
+        # whether it stands now. Any other key is checked before any lookup.
+        digest = key_hash(self._secret, raw) if raw.isascii() else ""
+        recent = self._recent.get(digest)
+        if recent is not None:
+            found = self._find(digest)
+            if found is recent[0]:
+                return recent[1]
+        else:
+            digest = key_hash(self._secret, parse_key(raw).text)
+            found = self._find(digest)
+        caller = self._caller(found, digest)
+        if len(self._recent) >= MAX_RECENT_CALLERS:
+            self._recent.clear()
+        if found is not None:  # (always: _caller refuses a missing key)
+            self._recent[digest] = (found, caller)
+        return caller
+
+    def _find(self, digest: str) -> KeyLookup | None:
         try:
-            found = self._keys.find_key_with_organisation(key_hash=digest)
+            return self._keys.find_key_with_organisation(key_hash=digest)
         except DataUnavailable:
             raise
         except Exception as error:  # a driver error must not become a 500 with internals
             raise DataUnavailable("The key store is temporarily unavailable.") from error
+
+    def _caller(self, found: KeyLookup | None, digest: str) -> Caller:
         if found is None or found.organisation is None:
             raise InvalidApiKey()
         record, organisation = found.record, found.organisation
@@ -103,6 +131,10 @@ class Meter:
         self._rate = rate
         self._quota = quota
         self._clock = clock
+        # The stores are fixed for the meter's life, and so is what they can do: asked once,
+        # at first use (not here: a store may not be ready to say while being wired).
+        self._can_admit_without_waiting: bool | None = None
+        self._month: tuple[tuple[int, int], str, int] = ((0, 0), "", 0)
 
     def admit(self, caller: Caller, feature: Feature) -> MeterReading:
         caller.plan.require(feature)
@@ -112,12 +144,15 @@ class Meter:
     def can_admit_without_waiting(self) -> bool:
         """Whether `admit_nowait` can ever succeed (the quota counter can try without
         waiting and the rate limiter can take a hit back)."""
-        return (
-            callable(getattr(self._quota, "consume_nowait", None))
-            and callable(getattr(self._rate, "undo", None))
-            and bool(getattr(self._quota, "is_local", True))
-            and bool(getattr(self._rate, "is_local", True))
-        )
+        if self._can_admit_without_waiting is None:
+            quota, rate = self._quota, self._rate
+            self._can_admit_without_waiting = (
+                callable(getattr(quota, "consume_nowait", None))
+                and callable(getattr(rate, "undo", None))
+                and bool(getattr(quota, "is_local", True))
+                and bool(getattr(rate, "is_local", True))
+            )
+        return self._can_admit_without_waiting
 
     def admit_nowait(self, caller: Caller, feature: Feature) -> MeterReading:
         """`admit`, for a caller on an event loop: WouldBlock, with nothing counted (the rate
@@ -131,8 +166,7 @@ class Meter:
         now = self._clock.now()
         window = second_window(now)
         plan = caller.plan
-        period = month_period(now)
-        quota_reset = month_reset(now)
+        period, quota_reset = self._month_of(now)
         try:
             count = self._rate.hit(key=caller.key_id, window=window)
             if count > plan.rate_per_second:
@@ -171,6 +205,14 @@ class Meter:
             # The request does not go ahead here (its caller retries, waiting): untake its hit.
             cast(UndoableRateLimiter, self._rate).undo(key=caller.key_id, window=window)
             raise
+
+    def _month_of(self, now: dt.datetime) -> tuple[str, int]:
+        """`month_period` and `month_reset` of `now`, worked out once a month."""
+        month, period, reset = self._month
+        if month != (now.year, now.month):
+            month, period, reset = (now.year, now.month), month_period(now), month_reset(now)
+            self._month = (month, period, reset)
+        return period, reset
 
     def peek(self, caller: Caller) -> MeterReading:
         """The current reading without consuming anything (for 403s and unmetered calls)."""

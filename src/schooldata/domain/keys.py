@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import functools
 import hashlib
 import hmac
 import zlib
@@ -104,7 +105,10 @@ def parse_key(raw: str) -> ParsedKey:
     for kind in KeyKind:
         if raw.startswith(kind.prefix):
             body = raw[len(kind.prefix) :]
-            if len(body) != RANDOM_LENGTH + CHECKSUM_LENGTH or any(c not in BASE62 for c in body):
+            # isascii() first: then isalnum() is exactly [0-9A-Za-z], the base62 alphabet.
+            if len(body) != RANDOM_LENGTH + CHECKSUM_LENGTH or not (
+                body.isascii() and body.isalnum()
+            ):
                 break
             random_part, check = body[:RANDOM_LENGTH], body[RANDOM_LENGTH:]
             if not hmac.compare_digest(checksum(random_part), check):
@@ -115,7 +119,14 @@ def parse_key(raw: str) -> ParsedKey:
 
 def key_hash(secret: bytes, key: str) -> str:
     """HMAC-SHA256 over a context label and the whole key (domain separation)."""
-    return hmac.new(secret, HASH_CONTEXT + key.encode("ascii"), hashlib.sha256).hexdigest()
+    mac = _context_hmac(secret).copy()  # the secret's key schedule and the label, done once
+    mac.update(key.encode("ascii"))
+    return mac.hexdigest()
+
+
+@functools.lru_cache(maxsize=4)
+def _context_hmac(secret: bytes) -> hmac.HMAC:
+    return hmac.new(secret, HASH_CONTEXT, hashlib.sha256)
 
 
 def extract_credentials(authorization: str | None, x_api_key: str | None) -> str | None:

@@ -19,9 +19,12 @@ class KeyStore(Protocol):
     def find_key(self, *, key_hash: str) -> ApiKeyRecord | None: ...
 
     def find_key_with_organisation(self, *, key_hash: str) -> KeyLookup | None:
-        """The key and its organisation in one lookup (None: no such key), read fresh on every
-        call: a revocation or plan change applies to the very next request. Stores may do it in
-        one statement; this default (inherited by explicit subclasses) does the two lookups."""
+        """The key and its organisation in one lookup (None: no such key) as they stand now: a
+        revocation or plan change applies to the very next request. A store may remember
+        answers only while it can tell that nothing has changed since (and then gives back the
+        very same object, which callers may rely on to keep what they built from it). Stores
+        may do it in one statement; this default (inherited by explicit subclasses) does the
+        two lookups."""
         record = self.find_key(key_hash=key_hash)
         if record is None:
             return None
@@ -51,7 +54,10 @@ class RateLimiter(Protocol):
 class QuotaCounter(Protocol):
     def consume(self, *, organisation: str, period: str, limit: int) -> int | None:
         """Atomically add one use if the count is below `limit`; return the new count, or None
-        (nothing consumed) when the quota is already used up. Durable."""
+        (nothing consumed) when the quota is already used up. Durable: the stored count is
+        never behind the uses answered, never over `limit`, and no count is returned twice, in
+        any number of processes. A store may reserve uses ahead in blocks (the stored count
+        then runs ahead of the answered uses by the unreserved rest of a block)."""
         ...
 
     def used(self, *, organisation: str, period: str) -> int: ...

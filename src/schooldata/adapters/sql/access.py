@@ -1,22 +1,42 @@
 """SQL key store and durable quota counters, sharing the data store's engine.
 
-Quota consumption is one atomic statement (an upsert that only increments below the limit
-and returns the new count), so concurrent requests in any number of processes and machines
-can never consume more than the quota, and the count survives restarts.
+Quota consumption is one atomic statement (an upsert that only increments while the result
+stays within the limit and returns the new count), so concurrent requests in any number of
+processes and machines can never consume more than the quota, and the count survives
+restarts.
 
-The two statements every keyed request runs - the key with its organisation, and the quota
-upsert - are each a single statement with no cache in front: a revocation or plan change
-applies to the very next request, and a consumed use is committed before the answer. On
-SQLite they run on the pooled sqlite3 connection directly, each its own autocommit
-transaction (a write waits for the lock like BEGIN IMMEDIATE); SQLAlchemy's per-statement
-machinery would cost several times the statement itself.
+Every keyed request reads its key with its organisation and consumes one use. On PostgreSQL
+each is one statement, every time: a revocation or plan change applies to the very next
+request, and a consumed use is committed before the answer. On SQLite (one machine) both
+keep those guarantees without a statement on most requests:
+
+- Key lookups are remembered until anything commits to the database file: `SqliteChanges`
+  reads SQLite's data version (microseconds, no lock) before each remembered answer is
+  used, and any commit by any other connection - a revocation by the CLI in another
+  process, a plan change, a new key - forgets them all. A revocation still applies to the
+  very next request.
+- Quota uses are reserved in blocks (`QuotaLeases`): one committed statement reserves the
+  next n counts of the organisation's month for this process, which then hands them out one
+  per request in memory. The stored count is never behind the uses answered, the limit is
+  never exceeded, and no count is given twice, across any number of processes; the stored
+  count runs ahead of the answered uses by the unreserved rest of each process's current
+  block (a block covers ~0.1 s of that organisation's requests, at most MAX_BLOCK uses,
+  one use at low rates and near the limit), returned when the process shuts down cleanly.
+
+On SQLite the statements run on the thread's own sqlite3 connection directly, each its own
+autocommit transaction (a write waits for the lock like BEGIN IMMEDIATE); SQLAlchemy's
+per-statement machinery would cost several times the statement itself.
 """
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
+import threading
+import time
+import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy import Engine
@@ -28,18 +48,26 @@ from schooldata.adapters.sql.access_tables import (
     usage_quota,
 )
 from schooldata.adapters.sql.engine import WRITE_OPTION, sqlite_fetch, unavailable_on_error
+from schooldata.adapters.sql.sqlite_changes import SqliteChanges, fork_generation
 from schooldata.domain.keys import ApiKeyRecord, KeyKind, Organisation
 from schooldata.ports.keys import KeyLookup, WouldBlock
 
 # Plain SQL in the named parameter style both sqlite3 and SQLAlchemy's text() accept, so the
 # two backends run the very same statements.
+# :size uses at once (1 on PostgreSQL; a block on SQLite), only if all of them fit.
 _CONSUME_SQL = (
-    "INSERT INTO usage_quota (organisation, period, used) VALUES (:organisation, :period, 1) "
-    "ON CONFLICT (organisation, period) DO UPDATE SET used = usage_quota.used + 1 "
-    "WHERE usage_quota.used < :limit "
+    "INSERT INTO usage_quota (organisation, period, used) VALUES (:organisation, :period, :size) "
+    "ON CONFLICT (organisation, period) DO UPDATE SET used = usage_quota.used + :size "
+    "WHERE usage_quota.used + :size <= :limit "
     "RETURNING used"
 )
 _CONSUME = sa.text(_CONSUME_SQL)
+# Gives back the unused end of a block, only if no block was reserved after it (so no count
+# can ever be handed out twice).
+_RETURN_SQL = (
+    "UPDATE usage_quota SET used = used - :unused "
+    "WHERE organisation = :organisation AND period = :period AND used = :end"
+)
 
 # The primary key finds the key; the organisation's primary key finds its organisation. A
 # left join: a key whose organisation is gone is still found (and refused by the caller).
@@ -104,12 +132,46 @@ def _sqlite_time_parser(engine: Engine) -> Callable[[Any], Any]:
     return parse
 
 
+MAX_REMEMBERED_KEYS: Final = 4096
+_UNKNOWN: Final = object()
+
+
+class RememberedKeys:
+    """Key lookups (unknown keys included) as of one data version of an SQLite file: valid
+    while `SqliteChanges` reports that version, all forgotten when it moves. Bounded: full,
+    it starts again (a flood of made-up keys costs lookups, never memory)."""
+
+    def __init__(self, changes: SqliteChanges) -> None:
+        self._changes = changes
+        self._state: tuple[object, dict[str, KeyLookup | None]] = (None, {})
+
+    def get(self, key_hash: str, read: Callable[[str], KeyLookup | None]) -> KeyLookup | None:
+        version = self._changes.version()
+        if version is None:
+            return read(key_hash)  # cannot tell at once whether anything changed: read fresh
+        remembered_at, entries = self._state
+        if remembered_at != version:
+            entries = {}
+            self._state = (version, entries)
+        found = entries.get(key_hash, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found  # type: ignore[return-value]
+        found = read(key_hash)
+        # Read after the version was: anything committed since makes the version move, and
+        # the next request forgets this answer.
+        if len(entries) >= MAX_REMEMBERED_KEYS:
+            entries.clear()
+        entries[key_hash] = found
+        return found
+
+
 class SqlKeyStore:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
         self._raw = engine.dialect.name == "sqlite"
         self._parse_time = _sqlite_time_parser(engine) if self._raw else None
+        self._remembered = RememberedKeys(SqliteChanges(engine)) if self._raw else None
 
     @property
     def is_local(self) -> bool:
@@ -122,7 +184,13 @@ class SqlKeyStore:
         return None if row is None else _key_from_row(row)
 
     def find_key_with_organisation(self, *, key_hash: str) -> KeyLookup | None:
-        """One indexed statement, read fresh every call (no cache: see the module docstring)."""
+        """One indexed statement; on SQLite remembered until anything commits (see the
+        module docstring), so a revocation or plan change applies to the very next request."""
+        if self._remembered is not None:
+            return self._remembered.get(key_hash, self._read_key)
+        return self._read_key(key_hash)
+
+    def _read_key(self, key_hash: str) -> KeyLookup | None:
         params = {"key_hash": key_hash}
         if self._parse_time is not None:
             rows = sqlite_fetch(self._engine, _LOOKUP_SQL, params)
@@ -188,11 +256,136 @@ class SqlKeyStore:
                 )
 
 
+MAX_BLOCK: Final = 128
+BLOCK_SECONDS: Final = 0.1  # a block lasting less than this doubles the next; over 10x, halves
+NEAR_LIMIT: Final = 128  # within this many uses of the limit, one use per statement
+
+
+class _Lease:
+    """Counts `next`..`end` of one organisation's month, reserved in the store for this
+    process and handed out in order."""
+
+    __slots__ = ("end", "next", "size", "stored", "taken_at")
+
+    def __init__(self) -> None:
+        self.next, self.end, self.size, self.stored, self.taken_at = 1, 0, 1, 0, 0.0
+
+
+class QuotaLeases:
+    """One process's reserved quota counts on SQLite (see the module docstring).
+
+    A use is handed out from the current block under a lock held for a few operations; an
+    exhausted block reserves the next with one statement (`reserve(size, ceiling)` -> the
+    stored count after it, or None when that many do not fit under the ceiling), one
+    reservation at a time. A fork
+    starts with no blocks: a child must never hand out its parent's counts."""
+
+    def __init__(
+        self,
+        reserve: Callable[[str, str, int, int, bool], int | None],
+        give_back: Callable[[str, str, int, int], None],
+    ) -> None:
+        self._reserve = reserve
+        self._give_back = give_back
+        self._leases: dict[tuple[str, str], _Lease] = {}
+        self._lock = threading.Lock()  # the blocks, for a few operations at a time
+        self._reserving = threading.Lock()  # one reservation (a database write) at a time
+        self._forks = fork_generation()
+
+    def consume(self, organisation: str, period: str, limit: int, *, wait: bool) -> int | None:
+        if self._forks != fork_generation():
+            self._forget_inherited()
+        key = (organisation, period)
+        with self._lock:
+            lease = self._leases.get(key)
+            if lease is not None and lease.next <= lease.end and lease.next <= limit:
+                count = lease.next
+                lease.next += 1
+                return count
+        if not self._reserving.acquire(blocking=wait):
+            raise WouldBlock()
+        try:
+            with self._lock:  # another thread may have reserved while this one waited
+                lease = self._leases.setdefault(key, _Lease())
+                if lease.next <= lease.end and lease.next <= limit:
+                    count = lease.next
+                    lease.next += 1
+                    return count
+            return self._take_block(key, lease, limit, wait=wait)
+        finally:
+            self._reserving.release()
+
+    def _take_block(
+        self, key: tuple[str, str], lease: _Lease, limit: int, *, wait: bool
+    ) -> int | None:
+        now = time.monotonic()
+        if lease.end:  # an earlier block: size the next by how long that one lasted
+            lasted = now - lease.taken_at
+            if lasted < BLOCK_SECONDS:
+                lease.size = min(MAX_BLOCK, lease.size * 2)
+            elif lasted > 10 * BLOCK_SECONDS:
+                lease.size = max(1, lease.size // 2)
+        # A block of more than one use never reaches into the last NEAR_LIMIT of the quota
+        # (the statement checks it against the stored count, however stale this process's
+        # view): there every use is its own statement, exact across processes.
+        size = min(lease.size, limit - NEAR_LIMIT - lease.stored)
+        stored = self._reserve(*key, size, limit - NEAR_LIMIT, wait) if size > 1 else None
+        if stored is None:
+            size = 1
+            stored = self._reserve(*key, size, limit, wait)
+        if stored is None:
+            return None
+        with self._lock:
+            lease.next, lease.end, lease.stored, lease.taken_at = (
+                stored - size + 2,
+                stored,
+                stored,
+                now,
+            )
+            return stored - size + 1
+
+    def unused(self, organisation: str, period: str) -> int:
+        """Counts reserved by this process and not yet handed out."""
+        with self._lock:
+            lease = self._leases.get((organisation, period))
+            if lease is None or self._forks != fork_generation():
+                return 0
+            return max(0, lease.end - lease.next + 1)
+
+    def give_back(self) -> None:
+        """Return every block's unused counts (each only if no block was reserved after it)."""
+        if self._forks != fork_generation():
+            return
+        with self._lock:
+            leases, self._leases = self._leases, {}
+        for (organisation, period), lease in leases.items():
+            if lease.next <= lease.end:
+                self._give_back(organisation, period, lease.end - lease.next + 1, lease.end)
+
+    def _forget_inherited(self) -> None:
+        with self._lock:
+            self._leases = {}
+            self._forks = fork_generation()
+        self._reserving = threading.Lock()  # a lock held at the fork stays held in the child
+
+
+def _give_back_at_exit(reference: weakref.ref[QuotaLeases]) -> None:
+    leases = reference()
+    if leases is not None:
+        try:
+            leases.give_back()
+        except Exception:  # the database may be gone at exit: the counts stay reserved
+            return
+
+
 class SqlQuotaCounter:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._writer = engine.execution_options(**{WRITE_OPTION: True})
         self._raw = engine.dialect.name == "sqlite"
+        self._leases = QuotaLeases(self._reserve, self._return) if self._raw else None
+        if self._leases is not None:
+            atexit.register(_give_back_at_exit, weakref.ref(self._leases))
 
     @property
     def is_local(self) -> bool:
@@ -200,29 +393,47 @@ class SqlQuotaCounter:
         return self._raw
 
     def consume(self, *, organisation: str, period: str, limit: int) -> int | None:
-        params = {"organisation": organisation, "period": period, "limit": limit}
-        if self._raw:
-            rows = sqlite_fetch(self._engine, _CONSUME_SQL, params, writes=True)  # committed
-            return int(rows[0][0]) if rows else None
+        if self._leases is not None:
+            return self._leases.consume(organisation, period, limit, wait=True)
+        params = {"organisation": organisation, "period": period, "limit": limit, "size": 1}
         with unavailable_on_error(), self._writer.begin() as conn:
             row = conn.execute(_CONSUME, params).first()
         return None if row is None else int(row[0])
 
     def consume_nowait(self, *, organisation: str, period: str, limit: int) -> int | None:
-        """SQLite: the same statement, but WouldBlock instead of waiting for the write lock
-        (held by another thread or process). Other backends always answer WouldBlock: their
+        """SQLite: a count from this process's block, or, when a block must be reserved, the
+        same statement without waiting: WouldBlock (nothing consumed) if the write lock is
+        held by another thread or process. Other backends always answer WouldBlock: their
         writes cross a network."""
-        if not self._raw:
+        if self._leases is None:
             raise WouldBlock()
-        params = {"organisation": organisation, "period": period, "limit": limit}
-        rows = sqlite_fetch(self._engine, _CONSUME_SQL, params, writes=True, wait=False)
-        return int(rows[0][0]) if rows else None
+        return self._leases.consume(organisation, period, limit, wait=False)
+
+    def give_back(self) -> None:
+        """Return the unused counts of this process's blocks (SQLite; also done at exit)."""
+        if self._leases is not None:
+            self._leases.give_back()
+
+    def _reserve(
+        self, organisation: str, period: str, size: int, ceiling: int, wait: bool
+    ) -> int | None:
+        """`size` more uses if the stored count stays within `ceiling` -> the count after."""
+        params = {"organisation": organisation, "period": period, "limit": ceiling, "size": size}
+        rows = sqlite_fetch(self._engine, _CONSUME_SQL, params, writes=True, wait=wait)
+        return int(rows[0][0]) if rows else None  # committed before it returns
+
+    def _return(self, organisation: str, period: str, unused: int, end: int) -> None:
+        params = {"organisation": organisation, "period": period, "unused": unused, "end": end}
+        sqlite_fetch(self._engine, _RETURN_SQL, params, writes=True)
 
     def used(self, *, organisation: str, period: str) -> int:
+        """The uses answered as this process sees them: the stored count less this process's
+        unreserved block (other processes' blocks count as used until they return them)."""
         params = {"organisation": organisation, "period": period}
-        if self._raw:
+        if self._leases is not None:
             rows = sqlite_fetch(self._engine, _USED_SQL, params)
-            return int(rows[0][0]) if rows else 0
+            stored = int(rows[0][0]) if rows else 0
+            return max(0, stored - self._leases.unused(organisation, period))
         statement = sa.select(usage_quota.c.used).where(
             usage_quota.c.organisation == organisation, usage_quota.c.period == period
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import sqlite3
 import threading
 import weakref
@@ -129,8 +130,12 @@ _THREAD = threading.local()
 
 def _thread_connections() -> dict[tuple[int, bool], tuple[weakref.ref[Engine], sqlite3.Connection]]:
     connections = getattr(_THREAD, "connections", None)
-    if connections is None:
+    if connections is None or _THREAD.pid != os.getpid():
+        # New, or inherited through a fork (the forking thread's locals survive it): a
+        # connection must not cross a fork, so the child opens its own (leaving the inherited
+        # ones alone: closing them could release the parent's file locks).
         connections = _THREAD.connections = {}
+        _THREAD.pid = os.getpid()
     return connections
 
 
@@ -145,9 +150,7 @@ def _thread_connection(engine: Engine, *, wait: bool = True) -> sqlite3.Connecti
         return held[1]
     if held is not None:
         held[1].close()
-    pooled = engine.raw_connection()
-    connection: sqlite3.Connection = pooled.driver_connection  # type: ignore[assignment]
-    pooled.detach()  # the pool forgets it (and its slot); it stays open, ours to close
+    connection = detached_connection(engine)
     if not wait:
         connection.execute("PRAGMA busy_timeout=0")
     connections[key] = (weakref.ref(engine), connection)
@@ -159,6 +162,14 @@ def _drop_thread_connection(engine: Engine, *, wait: bool = True) -> None:
     if held is not None:
         with contextlib.suppress(sqlite3.Error):
             held[1].close()
+
+
+def detached_connection(engine: Engine) -> sqlite3.Connection:
+    """A new sqlite3 connection configured as the engine's, which the pool then forgets."""
+    pooled = engine.raw_connection()
+    connection: sqlite3.Connection = pooled.driver_connection  # type: ignore[assignment]
+    pooled.detach()  # the pool forgets it (and its slot); it stays open, ours to close
+    return connection
 
 
 def create_engine_for(url: str) -> Engine:

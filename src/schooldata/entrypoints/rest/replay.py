@@ -36,6 +36,7 @@ from attrs import frozen
 
 from schooldata.application.access import Caller
 from schooldata.application.service import Application
+from schooldata.domain.metering import MeterReading
 from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY
 from schooldata.entrypoints.rest.gate import FEATURE_KEY
 from schooldata.entrypoints.rest.observability import KEY_PREFIX_KEY
@@ -459,6 +460,10 @@ class KeyedReplayLayer:
         self._answers = AnswerStore(max_bytes)
         watch.on_change(self._answers.clear)
         self._enabled = max_bytes > 0
+        # Fixed by the composition root: the stores are local (or not) for the app's life.
+        self._on_loop = (
+            application.meter.can_admit_without_waiting and application.authenticate.answers_locally
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
@@ -509,9 +514,7 @@ class KeyedReplayLayer:
         request down the full path (which reports any failure itself); WOULD_BLOCK (only
         with `wait=False`, nothing counted) asks to try again on a worker thread."""
         app = self._application
-        if not wait and not (
-            app.meter.can_admit_without_waiting and app.authenticate.answers_locally
-        ):
+        if not wait and not self._on_loop:
             return WOULD_BLOCK  # a store across a network is never asked from the loop
         try:
             caller = app.authenticate.execute(authorization=authorization, x_api_key=x_api_key)
@@ -534,8 +537,7 @@ class KeyedReplayLayer:
             # A limit reached, or the meter down: the full path refuses it the same way
             # (a refused request consumes no quota, so trying twice changes nothing).
             return None
-        headers = tuple((k.lower().encode(), v.encode()) for k, v in reading.headers().items())
-        return Admission(key, caller, answer, headers)
+        return Admission(key, caller, answer, meter_headers(reading))
 
     @staticmethod
     async def _replay(scope: Scope, send: Send, admission: Admission) -> None:
@@ -553,6 +555,13 @@ class KeyedReplayLayer:
         headers.append((b"content-length", str(len(body)).encode()))
         await send({"type": "http.response.start", "status": answer.status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def meter_headers(reading: MeterReading) -> tuple[tuple[bytes, bytes], ...]:
+    """`reading.headers()` as raw ASGI headers (lower-case names)."""
+    return tuple(
+        (name.lower().encode(), value.encode()) for name, value in reading.headers().items()
+    )
 
 
 def header_value(scope: Scope, name: bytes) -> str | None:
