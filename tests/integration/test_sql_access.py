@@ -1,9 +1,10 @@
 """The SQL key store and quota counter on the hot path of every keyed request.
 
-Nothing is cached: a revocation or plan change made by another process applies to the very
-next request, and a consumed use is committed (visible to any other process) before
-`consume` returns. On SQLite the two hot statements run on the raw sqlite3 connection; these
-tests hold both backends to the same answers.
+A revocation or plan change made by another process applies to the very next request, and a
+consumed use is committed (visible to any other process) before `consume` returns. On SQLite
+the hot statements run on the raw sqlite3 connection, key lookups are remembered until
+anything commits and uses are reserved in blocks (tests/integration/
+test_sqlite_keyed_hot_path.py); these tests hold both backends to the same answers.
 """
 
 from __future__ import annotations

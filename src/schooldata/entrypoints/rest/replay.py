@@ -431,10 +431,11 @@ class KeyedReplayLayer:
     """Commercial GET answers, replayed for callers on the same plan: the key is still
     authenticated and the request still entitled, rate-limited and metered on every request
     (the same `Authenticate` and `Meter` as the gate), and the answer carries its own request
-    id (in `meta` and the header) and meter headers. The key read and the quota write run on
-    the event loop when they can without waiting (`Meter.admit_nowait`: a quota write that
-    would wait for another writer gives up, with its rate hit taken back), else on a worker
-    thread that waits as the full path would; so this layer is installed only where the key
+    id (in `meta` and the header) and meter headers. Authentication and metering run on the
+    event loop when they can without waiting (on SQLite most requests run no statement at
+    all: docs/operations.md "Keys and quotas on SQLite"; a quota reservation that would wait
+    for another writer gives up, with its rate hit taken back), else on a worker thread that
+    waits as the full path would; so this layer is installed only where the key
     store is a local SQLite file or memory (the composition root decides). Anything other than an admitted replay (a bad key, a limit reached, the
     store down, an unknown question) takes the full path, which answers it as always.
 
@@ -481,8 +482,8 @@ class KeyedReplayLayer:
         if base is None or (authorization is None and x_api_key is None):
             await self._app(scope, receive, send)
             return
-        # First on the loop, without waiting for anything (the key read does not wait in WAL
-        # mode; the quota write gives up at once if another writer holds the lock), then, if
+        # First on the loop, without waiting for anything (a key read does not wait in WAL
+        # mode; a quota reservation gives up at once if another writer holds the lock), then, if
         # that would have had to wait, on a worker thread, waiting as long as SQLite allows.
         admission = self._admit(authorization, x_api_key, base, wait=False)
         if admission is WOULD_BLOCK:
