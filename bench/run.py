@@ -26,6 +26,7 @@ from bench import dataset, report
 from bench.load import LoadResult, Request, ensure_wrk, run_load
 from bench.procs import PROJECT_PYTHON, ROOT, Server, free_port, run
 from bench.scenarios import TARGETS, Scenario, build_scenarios, sample_inputs
+from schooldata.bootstrap import server_loop
 
 RESULTS = ROOT / "bench" / "results"
 
@@ -218,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
                 "warning",
                 "--no-access-log",
                 "--no-ws",
+                "--loop",
+                server_loop(),
                 "bench.ceiling:create",
             ],
             port=port,

@@ -3,6 +3,7 @@ never older than the data version (entrypoints/rest/replay.py)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -287,6 +288,53 @@ def test_an_answer_sent_in_chunks_is_replayed_whole() -> None:
         replayed = client.get("/q")
         assert replayed.json() == remembered.json()
         assert replayed.headers["content-length"] == str(len(replayed.content))
+
+
+class EchoRpcApp(CountingApp):
+    """Answers a JSON-RPC call with the id it parsed and a count of the calls computed."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        self.calls += 1
+        request = json.loads((await receive())["body"])
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": request["id"], "result": {"n": self.calls}},
+            separators=(",", ":"),
+        ).encode()
+        await send({"type": "http.response.start", "status": 200, "headers": self.headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+CALL = '"method":"tools/call","params":{"name":"t","arguments":{"id":7}}'
+
+
+@pytest.mark.parametrize(
+    ("bodies", "computed"),
+    [
+        # id first, then last: one question, computed once, replayed with each request's id
+        ([f'{{"jsonrpc":"2.0","id":{i},{CALL}}}' for i in (1, 2, 3)], [2, 2, 2]),
+        ([f'{{{CALL},"jsonrpc":"2.0","id":"c-{i}"}}' for i in (1, 2, 3)], [2, 2, 2]),
+        ([f'{{ {CALL}, "jsonrpc": "2.0", "id": {i} }}' for i in (1, 2, 3)], [2, 2, 2]),
+        # a duplicate id member: the last one is the id, whatever the first says
+        ([f'{{"jsonrpc":"2.0","id":1,{CALL},"id":{i}}}' for i in (11, 12, 13)], [2, 2, 2]),
+        ([f'{{"jsonrpc":"2.0","id":{i},{CALL},"id":9}}' for i in (1, 2, 2)], [2, 3, 3]),
+    ],
+)
+def test_a_replayed_mcp_call_answers_with_the_id_the_request_parses_to(
+    bodies: list[str], computed: list[int]
+) -> None:
+    inner = EchoRpcApp()
+    layer = ReplayLayer(
+        inner, version=lambda: "v1", is_replayable_get=lambda p: False, refresh_seconds=0.5
+    )
+    with TestClient(app=layer) as client:  # type: ignore[arg-type]
+        client.post("/mcp", content=b'{"jsonrpc":"2.0","id":0,"method":"tools/call"}')
+        time.sleep(0.1)  # the data version is read off the loop
+        answers = [client.post("/mcp", content=body.encode()).json() for body in bodies]
+    assert [a["id"] for a in answers] == [json.loads(b)["id"] for b in bodies]
+    assert [a["result"]["n"] for a in answers] == computed
 
 
 # ---------------------------------------------------------------------------------------------

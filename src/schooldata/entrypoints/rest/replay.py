@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -260,18 +261,34 @@ class ReplayLayer:
         if version is None or (base := request_key(scope)) is None:
             await self._app(scope, receive, send)
             return
-        body, complete = await read_body(receive, MAX_MCP_BODY_BYTES)
-        replay_receive = replaying(body, receive)
-        call = tools_call(body) if complete else None
+        messages, complete = await read_body(receive, MAX_MCP_BODY_BYTES)
+        replay_receive = replaying(messages, receive)
+        if not complete:
+            await self._app(scope, replay_receive, send)
+            return
+        raw = body_of(messages)
+        # The common case costs a few byte scans: the body with its id cut out is the question
+        # (`IdCut`); a JSON parse happens only when that question is new.
+        cuts = IdCut.candidates(raw)
+        for cut in cuts:
+            answer = self._answers.get((*base, cut.before, cut.after))
+            if answer is not None and answer.prefix is not None:
+                await self._send(scope, send, answer, answer.prefix + cut.token + answer.body)
+                return
+        call = tools_call(raw)
         if call is None:
             await self._app(scope, replay_receive, send)
             return
         request_id, question = call
-        key = (*base, question)
-        answer = self._answers.get(key)
-        if answer is not None and answer.prefix is not None:
-            await self._send(scope, send, answer, answer.prefix + request_id + answer.body)
-            return
+        proven = next((cut for cut in cuts if cut.is_the_id_of(raw, request_id)), None)
+        if proven is not None:
+            key: tuple[Any, ...] = (*base, proven.before, proven.after)
+        else:
+            key = (*base, question)
+            answer = self._answers.get(key)
+            if answer is not None and answer.prefix is not None:
+                await self._send(scope, send, answer, answer.prefix + request_id + answer.body)
+                return
         recorder = Recorder(send)
         await self._app(scope, replay_receive, recorder.send)
         recorded = recorder.answer(scope)
@@ -361,9 +378,14 @@ def replaying(messages: list[Message], receive: Receive) -> Receive:
     return replay
 
 
-def tools_call(messages: list[Message]) -> tuple[bytes, str] | None:
+def body_of(messages: list[Message]) -> bytes:
+    if len(messages) == 1:
+        return bytes(messages[0].get("body", b""))
+    return b"".join(bytes(m.get("body", b"")) for m in messages)
+
+
+def tools_call(raw: bytes) -> tuple[bytes, str] | None:
     """(id as JSON, the call without its id) for a single JSON-RPC `tools/call` request."""
-    raw = b"".join(bytes(m.get("body", b"")) for m in messages)
     try:
         document = json.loads(raw)
     except ValueError:
@@ -374,6 +396,67 @@ def tools_call(messages: list[Message]) -> tuple[bytes, str] | None:
     if request_id is None or document.get("jsonrpc") != "2.0":
         return None
     return request_id, json.dumps(document, sort_keys=True, separators=(",", ":"))
+
+
+# A JSON-RPC id whose bytes are the only way to write it: an integer without sign tricks or
+# leading zeros (15 digits at most, exact in any JSON parser), or a string of printable ASCII
+# without escapes. Any such token can stand in for any other without changing anything else.
+_ID_TOKEN = re.compile(rb'0|-?[1-9][0-9]{0,14}|"[\x20\x21\x23-\x5b\x5d-\x7e]*"')
+_ID_MEMBER = re.compile(rb'"id"\s*:\s*')
+
+
+@frozen
+class IdCut:
+    """A request body cut around the bytes of its JSON-RPC id: `before + token + after`.
+
+    Clients write the id either near the start or as the last member, so those two places
+    are looked at. Finding a token there proves nothing by
+    itself; `is_the_id_of` proves it once per question (on the full path), and a later body
+    with the same `before` and `after` is then the same question whatever its token."""
+
+    before: bytes
+    token: bytes
+    after: bytes
+
+    @classmethod
+    def candidates(cls, raw: bytes) -> list[IdCut]:
+        """The cuts at the last member (`..., "id": 7 }`) and near the start
+        (`{"jsonrpc":"2.0","id":7,...`), where there is an id-like token."""
+        found = []
+        at = raw.rfind(b'"id"')
+        if at >= 0 and (cut := cls._at(raw, at, closes=b"}")) is not None:
+            found.append(cut)
+        at = raw.find(b'"id"', 0, 64)
+        if at >= 0 and (cut := cls._at(raw, at, closes=b",")) is not None:
+            found.append(cut)
+        return found
+
+    @classmethod
+    def _at(cls, raw: bytes, at: int, *, closes: bytes) -> IdCut | None:
+        """The cut at the `"id"` starting at `at`, when a token follows it and then `closes`."""
+        member = _ID_MEMBER.match(raw, at)
+        if member is None:
+            return None
+        token = _ID_TOKEN.match(raw, member.end())
+        if token is None:
+            return None
+        rest = raw[token.end() :]
+        if rest.lstrip()[:1] != closes:
+            return None
+        return cls(raw[: token.start()], token.group(), rest)
+
+    def is_the_id_of(self, raw: bytes, request_id: bytes) -> bool:
+        """True when these bytes are the request's effective id: the parsed id is the token,
+        and the same body with `null` in its place parses with a null id (so the token is the
+        value of the one `id` member that counts, not a lookalike inside some string or
+        nested object, nor an earlier duplicate)."""
+        if request_id != self.token:
+            return False
+        try:
+            probe = json.loads(self.before + b"null" + self.after)
+        except ValueError:
+            return False
+        return isinstance(probe, dict) and "id" in probe and probe["id"] is None
 
 
 def split_at_id(recorded: Answer, request_id: bytes) -> Answer | None:
