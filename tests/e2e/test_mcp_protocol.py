@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from litestar.testing import TestClient
 from tests.e2e.test_mcp_support import (
@@ -243,3 +245,22 @@ def test_client_info_is_optional_in_meta(http: TestClient) -> None:
     body = {**DISCOVERY_BODY, "params": {"_meta": meta}}
     assert http.post("/mcp", json=body, headers=DISCOVERY_HEADERS).status_code == 200
     assert CLIENT_INFO  # the helper sends it by default
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_body_over_the_limit_is_413_with_a_json_rpc_error(
+    http: TestClient, chunked: bool
+) -> None:
+    padding = "x" * (64 * 1024)
+    body = {**DISCOVERY_BODY, "params": {**DISCOVERY_BODY["params"], "padding": padding}}
+    raw = json.dumps(body).encode()
+    content = iter([raw[:1000], raw[1000:]]) if chunked else raw
+    response = http.post("/mcp", content=content, headers=DISCOVERY_HEADERS)
+    assert response.status_code == 413
+    assert response.headers["content-type"] == "application/json"
+    assert int(response.headers["content-length"]) == len(response.content)
+    answer = response.json()
+    assert answer["jsonrpc"] == "2.0" and answer["id"] is None
+    assert answer["error"]["code"] == -32600
+    assert answer["error"]["data"]["code"] == "payload_too_large"
+    assert answer["error"]["data"]["request_id"] == response.headers["x-request-id"]

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import anyio.to_thread
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
-from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
@@ -110,7 +110,8 @@ class McpEndpoint:
 
 
 class _ResponseEditor:
-    """Adds the metering headers to keyed responses; completes a -32022 `supported` list."""
+    """Adds the metering headers to keyed responses; completes a -32022 `supported` list;
+    turns the SDK's plain-text 413 into a JSON-RPC error, as every other refusal here is."""
 
     def __init__(self, app: Application, request: state.McpRequest, send: Send) -> None:
         self._app = app
@@ -125,15 +126,22 @@ class _ResponseEditor:
             replaced = {name for name, _ in extra}
             kept = [h for h in message.get("headers", []) if h[0].lower() not in replaced]
             message = {**message, "headers": [*kept, *extra]}
-            if message["status"] == 400:  # perhaps a version rejection: hold it to edit the body
+            if message["status"] in (400, 413):  # perhaps a version rejection, or a 413: edit
                 self._held = message
                 return
         elif message["type"] == "http.response.body" and self._held is not None:
             self._chunks.append(message.get("body", b""))
             if message.get("more_body", False):
                 return
-            body = _complete_supported(b"".join(self._chunks))
-            headers = [h for h in self._held["headers"] if h[0].lower() != b"content-length"]
+            body = b"".join(self._chunks)
+            headers = self._held["headers"]
+            if self._held["status"] == 413:
+                body = _too_large(self._request)
+                headers = [h for h in headers if h[0].lower() != b"content-type"]
+                headers.append((b"content-type", b"application/json"))
+            else:
+                body = _complete_supported(body)
+            headers = [h for h in headers if h[0].lower() != b"content-length"]
             headers.append((b"content-length", str(len(body)).encode()))
             await self._send({**self._held, "headers": headers})
             message = {"type": "http.response.body", "body": body}
@@ -150,6 +158,21 @@ class _ResponseEditor:
             except DataUnavailable:
                 return [NO_STORE]
         return [(k.lower().encode(), v.encode()) for k, v in reading.headers().items()] + [NO_STORE]
+
+
+def _too_large(request: state.McpRequest) -> bytes:
+    """The JSON-RPC answer to a body over `max_body_bytes` (refused before it was parsed, so
+    no id): -32600 Invalid Request, with the REST tier's error code in `data`."""
+    payload = {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {
+            "code": INVALID_REQUEST,
+            "message": "Request body too large.",
+            "data": {"code": "payload_too_large", "request_id": request.request_id},
+        },
+    }
+    return json.dumps(payload, separators=(",", ":")).encode()
 
 
 def _complete_supported(body: bytes) -> bytes:
