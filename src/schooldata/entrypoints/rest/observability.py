@@ -296,6 +296,7 @@ class Metrics:
         self._in_progress = 0
         self._started = clock()
         self._label_cache: dict[tuple[str, str, int, str], tuple[Labels, Labels]] = {}
+        self._metered_labels: dict[tuple[str, str], Labels] = {}
 
     # ---- the faces' API ----------------------------------------------------------------
     def http_request(
@@ -329,12 +330,13 @@ class Metrics:
         return cached
 
     def metered_call(self, *, face: str, feature: str) -> None:
+        labels = self._metered_labels.get((face, feature))
+        if labels is None:  # a few faces times a few features: built once each
+            labels = (("face", bounded(face)), ("feature", bounded(feature)))
+            if len(self._metered_labels) < MAX_SERIES_PER_FAMILY:
+                self._metered_labels[(face, feature)] = labels
         with self._lock:
-            self._add(
-                "schooldata_metered_calls_total",
-                (("face", bounded(face)), ("feature", bounded(feature))),
-                1,
-            )
+            self._add("schooldata_metered_calls_total", labels, 1)
 
     def limit_rejected(self, *, face: str, reason: str) -> None:
         with self._lock:

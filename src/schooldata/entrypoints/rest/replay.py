@@ -48,7 +48,6 @@ from schooldata.entrypoints.rest.transport import (
     Receive,
     Scope,
     Send,
-    header_of,
 )
 from schooldata.ports.keys import WouldBlock
 
@@ -559,12 +558,11 @@ class KeyedReplayLayer:
             await self._app(scope, receive, send)
             return
         version = self._watch.current()
-        base = request_key(scope, credentials=SESSION_ONLY) if version is not None else None
-        authorization = header_value(scope, b"authorization")
-        x_api_key = header_value(scope, b"x-api-key")
-        if base is None or (authorization is None and x_api_key is None):
+        keyed = keyed_request(scope) if version is not None else None
+        if keyed is None:
             await self._app(scope, receive, send)
             return
+        base, authorization, x_api_key = keyed
         # First on the loop, without waiting for anything (a key read does not wait in WAL
         # mode; a quota reservation gives up at once if another writer holds the lock), then, if
         # that would have had to wait, on a worker thread, waiting as long as SQLite allows.
@@ -641,17 +639,50 @@ class KeyedReplayLayer:
         await send({"type": "http.response.body", "body": body})
 
 
-def meter_headers(reading: MeterReading) -> tuple[tuple[bytes, bytes], ...]:
-    """`reading.headers()` as raw ASGI headers (lower-case names)."""
-    return tuple(
-        (name.lower().encode(), value.encode()) for name, value in reading.headers().items()
+def keyed_request(scope: Scope) -> tuple[tuple[Any, ...], str | None, str | None] | None:
+    """(`request_key` of a keyed request, its Authorization, its X-API-Key), in one pass over
+    the headers; None without credentials or with an MCP session."""
+    headers = []
+    authorization = x_api_key = None
+    for name, value in scope.get("headers", ()):
+        lowered = bytes(name).lower()
+        if lowered in IGNORED_HEADERS:
+            continue
+        if lowered == b"authorization":  # the first of each, as the full path reads them
+            if authorization is None:
+                authorization = bytes(value).decode("latin-1")  # (latin-1 keeps any byte)
+        elif lowered == b"x-api-key":
+            if x_api_key is None:
+                x_api_key = bytes(value).decode("latin-1")
+        elif lowered in SESSION_ONLY:
+            return None
+        else:
+            headers.append((lowered, bytes(value)))
+    if authorization is None and x_api_key is None:
+        return None
+    server = scope.get("server")
+    base = (
+        scope.get("method"),
+        scope.get("scheme"),
+        tuple(server) if server else None,
+        scope.get("root_path", ""),
+        scope.get("path"),
+        bytes(scope.get("query_string", b"")),
+        tuple(headers),
     )
+    return base, authorization, x_api_key
 
 
-def header_value(scope: Scope, name: bytes) -> str | None:
-    """A request header as text (credentials are ASCII; latin-1 keeps any byte)."""
-    raw = header_of(scope.get("headers", ()), name)
-    return None if raw is None else raw.decode("latin-1")
+def meter_headers(reading: MeterReading) -> tuple[tuple[bytes, bytes], ...]:
+    """`reading.headers()` as raw ASGI headers (lower-case names), without the dict."""
+    return (
+        (b"x-ratelimit-limit", b"%d" % reading.rate_limit),
+        (b"x-ratelimit-remaining", b"%d" % max(0, reading.rate_remaining)),
+        (b"x-ratelimit-reset", b"%d" % reading.rate_reset),
+        (b"x-quota-limit", b"%d" % reading.quota_limit),
+        (b"x-quota-remaining", b"%d" % max(0, reading.quota_remaining)),
+        (b"x-quota-reset", b"%d" % reading.quota_reset),
+    )
 
 
 def split_at_request_id(recorded: Answer, request_id: object, feature: object) -> Answer | None:

@@ -1,0 +1,73 @@
+"""The keyed replay's fast parts say exactly what their plain counterparts say."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schooldata.domain.metering import MeterReading
+from schooldata.entrypoints.rest.replay import (
+    SESSION_ONLY,
+    keyed_request,
+    meter_headers,
+    request_key,
+)
+from schooldata.entrypoints.rest.transport import header_of
+
+counts = st.integers(min_value=-5, max_value=10**12)
+
+
+@settings(max_examples=300)
+@given(counts, counts, counts, counts, counts, counts)
+def test_meter_headers_are_the_readings_headers_in_asgi_form(
+    rate_limit: int,
+    rate_remaining: int,
+    rate_reset: int,
+    quota_limit: int,
+    quota_remaining: int,
+    quota_reset: int,
+) -> None:
+    reading = MeterReading(
+        rate_limit=rate_limit,
+        rate_remaining=rate_remaining,
+        rate_reset=rate_reset,
+        quota_limit=quota_limit,
+        quota_remaining=quota_remaining,
+        quota_reset=quota_reset,
+    )
+    expected = tuple((k.lower().encode(), v.encode()) for k, v in reading.headers().items())
+    assert meter_headers(reading) == expected
+
+
+header_names = st.sampled_from(
+    [b"Authorization", b"authorization", b"X-API-Key", b"x-api-key", b"Mcp-Session-Id",
+     b"Accept", b"Host", b"User-Agent", b"Connection", b"X-Request-Id", b"If-None-Match"]
+)  # fmt: skip
+header_values = st.binary(max_size=12)
+
+
+@settings(max_examples=500)
+@given(st.lists(st.tuples(header_names, header_values), max_size=8), st.binary(max_size=20))
+def test_one_pass_finds_the_key_and_credentials_the_separate_scans_find(
+    headers: list[tuple[bytes, bytes]], query: bytes
+) -> None:
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "scheme": "http",
+        "server": ("127.0.0.1", 8000),
+        "path": "/api/v1/schools",
+        "query_string": query,
+        "headers": headers,
+    }
+    base = request_key(scope, credentials=SESSION_ONLY)
+
+    def text(name: bytes) -> str | None:
+        raw = header_of(headers, name)
+        return None if raw is None else raw.decode("latin-1")
+
+    authorization, x_api_key = text(b"authorization"), text(b"x-api-key")
+    if base is None or (authorization is None and x_api_key is None):
+        assert keyed_request(scope) is None
+    else:
+        assert keyed_request(scope) == (base, authorization, x_api_key)
