@@ -1,7 +1,8 @@
 """The ceiling: a minimal Litestar app that returns constant JSON bodies.
 
 `BENCH_CEILING_SIZES="search=2345,school=1234"` makes `GET /ceiling/search` return a
-2,345-byte JSON document, and so on. Served by the same granian with the same settings as
+2,345-byte JSON document, and so on; `POST /ceiling/<name>` reads the request body first (the
+MCP scenario's context: what reading a body costs the same server). Served by the same granian with the same settings as
 `schooldata serve` (ASGI interface, one worker, no websockets, warning log level, no access
 log), so the gap to it is what the service's own work costs.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 
-from litestar import Litestar, Response, get
+from litestar import Litestar, Request, Response, get, post
 
 
 def _body(size: int) -> bytes:
@@ -36,8 +37,15 @@ def create() -> Litestar:
     def ceiling(name: str) -> Response[bytes]:
         return Response(content=bodies[name], media_type="application/json")
 
+    @post("/ceiling/{name:str}", status_code=200)
+    async def ceiling_post(request: Request[object, object, object], name: str) -> Response[bytes]:
+        await request.body()
+        return Response(content=bodies[name], media_type="application/json")
+
     @get("/", sync_to_thread=False)
     def index() -> Response[bytes]:
         return Response(content=b"{}", media_type="application/json")
 
-    return Litestar(route_handlers=[ceiling, index], openapi_config=None, logging_config=None)
+    return Litestar(
+        route_handlers=[ceiling, ceiling_post, index], openapi_config=None, logging_config=None
+    )

@@ -106,7 +106,7 @@ def assemble(
 
 def _evaluate(target: Target, document: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"title": target.title, "limit": target.limit, "kind": target.kind}
-    if target.kind == "ratio":
+    if target.kind in ("ratio", "context"):
         scenarios = document["scenarios"]
         subject, baseline = scenarios[target.subject], scenarios[target.baseline or ""]
         if "rps" not in subject or "rps" not in baseline or not baseline["rps"]:
@@ -119,10 +119,12 @@ def _evaluate(target: Target, document: dict[str, Any]) -> dict[str, Any]:
         out.update(
             value=round(value, 3),
             rounds=[round(x, 3) for x in pairs],
-            met=value >= target.limit,
+            met=value >= target.limit if target.kind == "ratio" else None,
             subject=target.subject,
             baseline=target.baseline,
         )
+        if target.kind == "context":
+            out["note"] = "context, no target"
         return out
     value = _lookup(document, target.subject)
     out["value"] = value
@@ -146,6 +148,10 @@ def markdown(document: dict[str, Any]) -> str:
             mark = "met" if t["met"] else "**MISSED**"
             ratios_for.setdefault(t["subject"], []).append(
                 f"{t['value']:.2f}x {t['baseline']} (target >= {t['limit']:g}x: {mark})"
+            )
+        elif t["kind"] == "context" and t.get("value") is not None:
+            ratios_for.setdefault(t["subject"], []).append(
+                f"{t['value']:.2f}x {t['baseline']} (context, no target)"
             )
     lines = [
         f"Run {document['environment'].get('run_at', '?')}, mode {document['mode']}"
@@ -178,11 +184,12 @@ def markdown(document: dict[str, Any]) -> str:
         )
     lines += ["", "| Target | Measured | Limit | Met |", "|---|---:|---:|---|"]
     for t in document["targets"].values():
-        limit = f">= {t['limit']:g}x" if t["kind"] == "ratio" else f"<= {t['limit']:g}"
-        value = t.get("value")
-        shown = (
-            "-" if value is None else (f"{value:.2f}x" if t["kind"] == "ratio" else f"{value:,.3g}")
+        limit = {"ratio": f">= {t['limit']:g}x", "context": "-"}.get(
+            t["kind"], f"<= {t['limit']:g}"
         )
+        value = t.get("value")
+        ratio = t["kind"] in ("ratio", "context")
+        shown = "-" if value is None else (f"{value:.2f}x" if ratio else f"{value:,.3g}")
         met = {True: "yes", False: "**NO**", None: t.get("note", "-")}[t["met"]]
         lines.append(f"| {t['title']} | {shown} | {limit} | {met} |")
     d = document["inprocess"]

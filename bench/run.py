@@ -201,7 +201,14 @@ def main(argv: list[str] | None = None) -> int:
                 sizes[s.name] = check(servers["app"].base, s)
         memory["after_warmup_mb"] = servers["app"].memory_mb()
         port = free_port()
-        ceiling_sizes = f"search={round(sizes['search_name'])},school={round(sizes['get_school'])}"
+        ceiling_sizes = ",".join(
+            f"{name}={round(sizes[scenario])}"
+            for name, scenario in (
+                ("search", "search_name"),
+                ("school", "get_school"),
+                ("mcp", "mcp_search"),
+            )
+        )
         servers["ceiling"] = Server(
             "ceiling",
             [

@@ -75,7 +75,7 @@ class Scenario:
 class Target:
     name: str
     title: str
-    kind: str  # ratio | max
+    kind: str  # ratio | max | context (a ratio with no target: it explains another)
     subject: str  # a scenario name, or an in-process / import / memory figure
     baseline: str | None
     limit: float
@@ -113,6 +113,14 @@ TARGETS = (
         "mcp_search",
         "search_name",
         0.5,
+    ),
+    Target(
+        "ceiling_post_vs_get",
+        "Context for MCP: ceiling POST reading the MCP request / ceiling GET (req/s)",
+        "context",
+        "ceiling_mcp",
+        "ceiling_search",
+        0.0,
     ),
     Target(
         "name_search_vs_datasette",
@@ -255,6 +263,15 @@ def build_scenarios(inputs: Inputs, api_key: str) -> list[Scenario]:
             "MCP tools/call search_schools",
             "app",
             [mcp(x, i) for i, x in enumerate(q)],
+        ),
+        Scenario(
+            "ceiling_mcp",
+            "Ceiling POST: reads the MCP request, constant JSON of the MCP answer's size",
+            "ceiling",
+            [
+                Request("POST", "/ceiling/mcp", MCP_HEADERS[:1], m.body)
+                for m in (mcp(x, i) for i, x in enumerate(q))
+            ],
         ),
         Scenario(
             "peer_search_name",

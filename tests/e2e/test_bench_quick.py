@@ -24,6 +24,7 @@ SCENARIOS = (
     "ceiling_search",
     "search_name",
     "mcp_search",
+    "ceiling_mcp",
     "peer_search_name",
     "ceiling_school",
     "get_school",
