@@ -28,6 +28,7 @@ from typing import Any
 import httpx
 import pytest
 from litestar.testing import TestClient
+from sqlalchemy.exc import OperationalError
 
 from schooldata.adapters.memory.access import (
     InMemoryKeyStore,
@@ -38,7 +39,8 @@ from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.adapters.redis.rate import RedisRateLimiter
 from schooldata.adapters.sql.access import SqlKeyStore, SqlQuotaCounter
-from schooldata.adapters.sql.engine import POSTGRES_CONNECT_TIMEOUT_S
+from schooldata.adapters.sql.connect_breaker import RETRY_SECONDS
+from schooldata.adapters.sql.engine import POSTGRES_CONNECT_TIMEOUT_S, create_engine_for
 from schooldata.adapters.sql.store import SqlStore
 from schooldata.adapters.system import SecureIds, SystemClock
 from schooldata.application.service import Application, Ports, build_application
@@ -120,13 +122,18 @@ def test_postgres_outage_mid_load_is_a_bounded_503_and_recovers(
     direct, proxied = pg_urls
     load_fixture(sql_store(direct))
     settings, app = production(tmp_path, database_url=proxied)
-    key = app.keys.create_key(organisation="load", name="t", plan="enterprise").key
+    # A key per keyed client: each stays well under the plan's rate (100/s) even when its
+    # requests fail fast, so a 429 never stands in for the outage's documented failure.
+    keys = [
+        app.keys.create_key(organisation="load", name=f"t{i}", plan="enterprise").key
+        for i in range(3)
+    ]
     targets = [
         Target("public-search", "GET", "/api/v1/search?query=st"),
         Target("public-get", "GET", "/api/v1/schools/100001"),
-        Target("keyed-meta", "GET", "/api/v1/meta", bearer(key)),
-        Target("keyed-profile", "GET", "/api/v1/schools/100001", bearer(key)),
-        Target("keyed-list", "GET", "/api/v1/schools?q=st", bearer(key)),
+        Target("keyed-meta", "GET", "/api/v1/meta", bearer(keys[0])),
+        Target("keyed-profile", "GET", "/api/v1/schools/100001", bearer(keys[1])),
+        Target("keyed-list", "GET", "/api/v1/schools?q=st", bearer(keys[2])),
     ]
     with live_server(build_asgi(app, settings)) as base:
         # One client per target: five requests at a time, within the server's worker threads
@@ -216,16 +223,40 @@ def test_postgres_outage_mid_load_is_a_bounded_503_and_recovers(
     )
 
 
+@pytest.mark.postgres
+def test_after_a_failed_connect_new_connects_fail_at_once_until_the_next_trial(
+    pg_proxy: FaultProxy, pg_urls: tuple[str, str]
+) -> None:
+    _, proxied = pg_urls
+    engine = create_engine_for(proxied + "&connect_timeout=1")
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+        pg_proxy.pause("blackhole")
+        engine.dispose()  # the next query needs a new connection
+
+        def connect_seconds() -> tuple[float, str]:
+            started = time.monotonic()
+            with pytest.raises(OperationalError) as failure, engine.connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+            return time.monotonic() - started, str(failure.value.orig)
+
+        waited, _ = connect_seconds()  # waits out connect_timeout
+        assert waited >= 0.9
+        fast, message = connect_seconds()  # the breaker: at once, the driver's error class
+        assert fast < 0.2 and "moments ago" in message
+        time.sleep(RETRY_SECONDS)
+        pg_proxy.resume()
+        started = time.monotonic()
+        with engine.connect() as conn:  # the next trial finds the server back
+            assert conn.exec_driver_sql("SELECT 1").scalar() == 1
+        assert time.monotonic() - started < 1.0
+    finally:
+        engine.dispose()
+
+
 @pytest.mark.slow
 @pytest.mark.postgres
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "known limit (docs/reliability.md): no circuit breaker in front of PostgreSQL, so while "
-        "it hangs every request spends the 5 s connect timeout in one of the server's few "
-        "worker threads (min(32, CPUs + 4)) and the rest queue behind them"
-    ),
-)
 def test_a_hung_database_with_more_requests_than_worker_threads(
     pg_proxy: FaultProxy, pg_urls: tuple[str, str], tmp_path: Path
 ) -> None:

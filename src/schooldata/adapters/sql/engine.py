@@ -21,6 +21,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from schooldata.adapters.sql.connect_breaker import ConnectBreaker
 from schooldata.domain.errors import DataUnavailable
 from schooldata.ports.keys import WouldBlock
 
@@ -229,11 +230,31 @@ def _postgres_engine(url: URL) -> Engine:
     connect_args: dict[str, Any] = {"options": " ".join(options)}
     if "connect_timeout" not in url.query:
         connect_args["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT_S
-    return create_engine(
+    engine = create_engine(
         url.difference_update_query(["options"]),
         pool_pre_ping=True,
         connect_args=connect_args,
     )
+    breaker = ConnectBreaker()
+
+    @event.listens_for(engine, "do_connect")
+    def _connect_through_breaker(
+        dialect: Any, _record: ConnectionPoolEntry, cargs: Any, cparams: Any
+    ) -> Any:
+        # Every new connection (pool growth, pre-ping reconnects) passes the breaker.
+        if not breaker.admit():
+            raise psycopg.OperationalError(
+                "PostgreSQL could not be reached moments ago; the next attempt is due shortly"
+            )
+        try:
+            connection = dialect.connect(*cargs, **cparams)
+        except Exception:
+            breaker.failed()
+            raise
+        breaker.succeeded()
+        return connection
+
+    return engine
 
 
 def begin_write(conn: Connection) -> None:
