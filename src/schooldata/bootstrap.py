@@ -149,6 +149,7 @@ def build_asgi(app: Application, settings: Settings) -> Any:
         instrument(app, metrics, face="mcp"),
         base_url=settings.base_url,
         max_body_bytes=settings.max_body_bytes,
+        on_tool_call=lambda tool, outcome: metrics.mcp_call(tool, outcome=outcome),
     )
     return create_app(
         app,

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from litestar.testing import TestClient
 from tests.conftest import issue_key
+from tests.e2e.test_mcp_support import McpHttp, served
 from tests.support.dataset import build_store
 
 from schooldata.application.service import Application
@@ -192,3 +195,22 @@ def test_label_sets_are_bounded(metrics: Metrics) -> None:
     text = metrics.render()
     assert text.count("schooldata_http_requests_total{") == MAX_SERIES_PER_FAMILY + 1
     assert 'route="other",method="other",status="other",tier="other"' in text
+
+
+def test_every_mcp_tool_call_is_counted_by_tool_and_outcome_replayed_ones_too(
+    tmp_path: Path,
+) -> None:
+    app = bootstrap_memory(store=build_store())
+    for client in served(app, tmp_path):
+        mcp = McpHttp(client)
+        mcp.call("search_schools", {"query": "st mary"})
+        time.sleep(0.2)  # the data version is known: the same question is now replayed
+        for _ in range(3):
+            mcp.call("search_schools", {"query": "st mary"})
+        assert mcp.call("get_school", {"urn": "12"})["isError"] is True
+        assert mcp.modern("tools/call", {"name": "no_such_tool", "arguments": {}}).status_code
+        text = client.get("/metrics").text
+    found = samples(text)
+    assert found['schooldata_mcp_calls_total{tool="search_schools",outcome="ok"}'] == 4
+    assert found['schooldata_mcp_calls_total{tool="get_school",outcome="error"}'] == 1
+    assert found['schooldata_mcp_calls_total{tool="unknown",outcome="rejected"}'] == 1

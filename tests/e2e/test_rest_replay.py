@@ -337,6 +337,24 @@ def test_a_replayed_mcp_call_answers_with_the_id_the_request_parses_to(
     assert [a["result"]["n"] for a in answers] == computed
 
 
+def test_every_replayed_mcp_call_is_reported_with_its_tool() -> None:
+    inner = EchoRpcApp()
+    replayed: list[str] = []
+    layer = ReplayLayer(
+        inner,
+        version=lambda: "v1",
+        is_replayable_get=lambda p: False,
+        refresh_seconds=0.5,
+        on_mcp_replay=replayed.append,
+    )
+    with TestClient(app=layer) as client:  # type: ignore[arg-type]
+        client.post("/mcp", content=b'{"jsonrpc":"2.0","id":0,"method":"tools/call"}')
+        time.sleep(0.1)
+        for i in range(4):
+            client.post("/mcp", content=f'{{"jsonrpc":"2.0","id":{i},{CALL}}}'.encode())
+    assert inner.calls == 2 and replayed == ["t", "t", "t"]
+
+
 # ---------------------------------------------------------------------------------------------
 # Keyed answers: replayed per plan, each one authenticated and metered.
 

@@ -69,7 +69,7 @@ def test_an_accepted_cut_stands_for_the_same_call_with_any_other_id(
     for cut in IdCut.candidates(raw):
         if cut.is_the_id_of(raw, call[0]):
             assert json.loads(cut.before + replaced + cut.after) == document
-            assert tools_call(cut.before + replaced + cut.after) == (replaced, call[1])
+            assert tools_call(cut.before + replaced + cut.after)[:2] == (replaced, call[1])
 
 
 @settings(max_examples=200, deadline=None)

@@ -104,9 +104,13 @@ def build_mount(
     allowed_hosts: Sequence[str] = (),
     allowed_origins: Sequence[str] = (),
     max_body_bytes: int = MAX_BODY_BYTES,
+    on_tool_call: Callable[[str, str], None] = lambda _tool, _outcome: None,
 ) -> McpMount:
+    """`on_tool_call(tool, outcome)`: see `build_server` (the composition root counts them)."""
     security = transport_security(base_url, allowed_hosts, allowed_origins)
-    server = build_server(app, fallback_base_url=base_url or "http://localhost")
+    server = build_server(
+        app, fallback_base_url=base_url or "http://localhost", on_tool_call=on_tool_call
+    )
     slot = SessionSlot(server, security=security, max_body_bytes=max_body_bytes)
     handler = endpoint.McpEndpoint(app, sessions=slot, security=security, base_url=base_url)
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -86,7 +87,14 @@ class OfferServedVersion:
         return await call_next(ctx)
 
 
-def build_server(app: Application, *, fallback_base_url: str = "http://localhost") -> Server[Any]:
+def build_server(
+    app: Application,
+    *,
+    fallback_base_url: str = "http://localhost",
+    on_tool_call: Callable[[str, str], None] = lambda _tool, _outcome: None,
+) -> Server[Any]:
+    """`on_tool_call(tool, outcome)` hears of every `tools/call`: `ok`, `error` (a result
+    with `isError`), or `rejected` for a tool the caller does not have (named `unknown`)."""
     catalogue = ToolCatalogue()
 
     async def list_tools(
@@ -103,6 +111,7 @@ def build_server(app: Application, *, fallback_base_url: str = "http://localhost
         request = state.current(fallback_base_url=fallback_base_url)
         tool = catalogue.find(params.name, request.caller)
         if tool is None:
+            on_tool_call("unknown", "rejected")
             offered = [t.name for t in catalogue.tools_for(request.caller)]
             hint = "" if request.keyed else " Commercial tools need 'Authorization: Bearer <key>'."
             raise MCPError(
@@ -110,9 +119,11 @@ def build_server(app: Application, *, fallback_base_url: str = "http://localhost
                 message=f"Unknown tool: {params.name!r}. Tools: {', '.join(offered)}.{hint}",
                 data={"tool": params.name, "tools": offered},
             )
-        return await anyio.to_thread.run_sync(
+        result = await anyio.to_thread.run_sync(
             partial(invoke, app, tool, request, params.arguments or {})
         )
+        on_tool_call(tool.name, "error" if result.is_error else "ok")
+        return result
 
     server: Server[Any] = Server(
         "schooldata",

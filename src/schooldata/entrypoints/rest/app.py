@@ -173,7 +173,11 @@ def create_app(
         )
     routed = CompressionLayer(routed)
     routed = ReplayLayer(
-        routed, version=watch, is_replayable_get=is_public_route, max_bytes=replay_bytes
+        routed,
+        version=watch,
+        is_replayable_get=is_public_route,
+        max_bytes=replay_bytes,
+        on_mcp_replay=metrics.mcp_call,
     )
     transport = TransportLayer(
         routed, new_request_id=app.ids.request_id, is_public_route=has_public_errors

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 import anyio.to_thread
+import attrs
 from attrs import frozen
 
 from schooldata.application.access import Caller
@@ -74,6 +75,7 @@ class Answer:
     route: str | None
     prefix: bytes | None = None
     feature: Any = None  # keyed answers: the feature the gate metered
+    tool: str | None = None  # MCP answers: the tool that answered
 
     @property
     def size(self) -> int:
@@ -209,8 +211,12 @@ class ReplayLayer:
         mcp_path: str | None = "/mcp",
         max_bytes: int = DEFAULT_MAX_BYTES,
         refresh_seconds: float = 1.0,
+        on_mcp_replay: Callable[[str], None] = lambda _tool: None,
     ) -> None:
+        """`on_mcp_replay(tool)` hears of every tools/call answered from replay (the MCP face
+        counts the ones it computes)."""
         self._app = app
+        self._on_mcp_replay = on_mcp_replay
         self._watch = (
             version
             if isinstance(version, VersionWatch)
@@ -272,13 +278,13 @@ class ReplayLayer:
         for cut in cuts:
             answer = self._answers.get((*base, cut.before, cut.after))
             if answer is not None and answer.prefix is not None:
-                await self._send(scope, send, answer, answer.prefix + cut.token + answer.body)
+                await self._send_mcp(scope, send, answer, cut.token)
                 return
         call = tools_call(raw)
         if call is None:
             await self._app(scope, replay_receive, send)
             return
-        request_id, question = call
+        request_id, question, tool = call
         proven = next((cut for cut in cuts if cut.is_the_id_of(raw, request_id)), None)
         if proven is not None:
             key: tuple[Any, ...] = (*base, proven.before, proven.after)
@@ -286,7 +292,7 @@ class ReplayLayer:
             key = (*base, question)
             answer = self._answers.get(key)
             if answer is not None and answer.prefix is not None:
-                await self._send(scope, send, answer, answer.prefix + request_id + answer.body)
+                await self._send_mcp(scope, send, answer, request_id)
                 return
         recorder = Recorder(send)
         await self._app(scope, replay_receive, recorder.send)
@@ -294,7 +300,11 @@ class ReplayLayer:
         if recorded is not None and self._watch.current() == version:
             spliced = split_at_id(recorded, request_id)
             if spliced is not None:
-                self._answers.put(key, spliced)
+                self._answers.put(key, attrs.evolve(spliced, tool=tool))
+
+    async def _send_mcp(self, scope: Scope, send: Send, answer: Answer, request_id: bytes) -> None:
+        self._on_mcp_replay(answer.tool or "unknown")
+        await self._send(scope, send, answer, (answer.prefix or b"") + request_id + answer.body)
 
     @staticmethod
     async def _send(scope: Scope, send: Send, answer: Answer, body: bytes) -> None:
@@ -383,8 +393,9 @@ def body_of(messages: list[Message]) -> bytes:
     return b"".join(bytes(m.get("body", b"")) for m in messages)
 
 
-def tools_call(raw: bytes) -> tuple[bytes, str] | None:
-    """(id as JSON, the call without its id) for a single JSON-RPC `tools/call` request."""
+def tools_call(raw: bytes) -> tuple[bytes, str, str | None] | None:
+    """(id as JSON, the call without its id, the tool's name) for a single JSON-RPC
+    `tools/call` request."""
     try:
         document = json.loads(raw)
     except ValueError:
@@ -394,7 +405,10 @@ def tools_call(raw: bytes) -> tuple[bytes, str] | None:
     request_id = json_id(document.pop("id", None))
     if request_id is None or document.get("jsonrpc") != "2.0":
         return None
-    return request_id, json.dumps(document, sort_keys=True, separators=(",", ":"))
+    params = document.get("params")
+    tool = params.get("name") if isinstance(params, dict) else None
+    question = json.dumps(document, sort_keys=True, separators=(",", ":"))
+    return request_id, question, tool if isinstance(tool, str) else None
 
 
 # A JSON-RPC id whose bytes are the only way to write it: an integer without sign tricks or
