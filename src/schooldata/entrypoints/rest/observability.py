@@ -302,6 +302,7 @@ class Metrics:
         self._started = clock()
         self._label_cache: dict[tuple[str, str, int, str], tuple[Labels, Labels]] = {}
         self._metered_labels: dict[tuple[str, str], Labels] = {}
+        self._mcp_labels: dict[tuple[str, str], Labels] = {}
 
     # ---- the faces' API ----------------------------------------------------------------
     def http_request(
@@ -352,12 +353,13 @@ class Metrics:
             )
 
     def mcp_call(self, tool: str, *, outcome: str = "ok") -> None:
+        labels = self._mcp_labels.get((tool, outcome))
+        if labels is None:  # (replayed calls are counted here too: built once per pair)
+            labels = (("tool", bounded(tool)), ("outcome", bounded(outcome)))
+            if len(self._mcp_labels) < MAX_SERIES_PER_FAMILY:
+                self._mcp_labels[(tool, outcome)] = labels
         with self._lock:
-            self._add(
-                "schooldata_mcp_calls_total",
-                (("tool", bounded(tool)), ("outcome", bounded(outcome))),
-                1,
-            )
+            self._add("schooldata_mcp_calls_total", labels, 1)
 
     def request_started(self) -> None:
         with self._lock:
