@@ -423,9 +423,9 @@ class IdCut:
     """A request body cut around the bytes of its JSON-RPC id: `before + token + after`.
 
     Clients write the id either near the start or as the last member, so those two places
-    are looked at. Finding a token there proves nothing by
-    itself; `is_the_id_of` proves it once per question (on the full path), and a later body
-    with the same `before` and `after` is then the same question whatever its token."""
+    are looked at. Finding a token there proves nothing by itself; `is_the_id_of` proves it
+    once per question (on the full path), and a later body with the same `before` and
+    `after` is then the same question whatever its token."""
 
     before: bytes
     token: bytes
