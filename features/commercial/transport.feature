@@ -33,3 +33,10 @@ Feature: What every response over the wire carries
     Scenario: Every MCP tool, public or commercial, is read-only
       Given I hold a key on the "enterprise" plan
       Then every tool I am offered is read-only
+
+  @mcp
+  Rule: Every bad input gets a clear error: a body over the limit is a JSON-RPC error, not text
+
+    Scenario: An MCP request body over 64 KiB is refused before it is read
+      Given I hold a key on the "enterprise" plan
+      Then a tools/call of 65 KiB is refused with HTTP 413 and JSON-RPC error -32600

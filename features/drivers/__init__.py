@@ -154,6 +154,10 @@ class Driver:
         """MCP `server/discover` with the current credentials; the HTTP status."""
         raise FaceCannot(f"the {self.face} face has no discovery")
 
+    def oversized_call(self, kib: int) -> tuple[int, dict[str, Any]]:
+        """A `tools/call` whose body is `kib` KiB: (HTTP status, the JSON answer)."""
+        raise FaceCannot(f"the {self.face} face has no request bodies")
+
     # ------------------------------------------------------------------ the cross-check
 
     def use_reference(self, reference: Driver) -> None:

@@ -122,6 +122,15 @@ class McpDriver(Driver):
     def discover(self) -> int:
         return self._post("server/discover", {}, keyed=True).status_code
 
+    def oversized_call(self, kib: int) -> tuple[int, dict[str, Any]]:
+        arguments = {"query": "school", "padding": "x" * (kib * 1024)}
+        response = self._post(
+            "tools/call", {"name": "search_schools", "arguments": arguments}, keyed=True
+        )
+        assert response.headers["content-type"].startswith("application/json"), response.text
+        answer: dict[str, Any] = response.json()
+        return response.status_code, answer
+
     # ------------------------------------------------------------------ JSON-RPC over HTTP
 
     def _headers(self) -> dict[str, str]:

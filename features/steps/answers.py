@@ -563,3 +563,16 @@ def _(driver: Driver) -> None:
         for tool in offered:
             assert tool["annotations"]["readOnlyHint"] is True, tool["name"]
             assert tool["annotations"]["destructiveHint"] is False, tool["name"]
+
+
+@then(
+    parsers.parse(
+        "a tools/call of {kib:d} KiB is refused with HTTP 413 and JSON-RPC error {code:d}"
+    )
+)
+def _(driver: Driver, kib: int, code: int) -> None:
+    status, answer = driver.oversized_call(kib)
+    assert status == 413, answer
+    assert answer["jsonrpc"] == "2.0" and answer["id"] is None
+    assert answer["error"]["code"] == code
+    assert answer["error"]["data"]["code"] == "payload_too_large"

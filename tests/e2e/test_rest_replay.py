@@ -34,7 +34,7 @@ from schooldata.entrypoints.rest.replay import (
 )
 from schooldata.entrypoints.rest.transport import REQUEST_ID_KEY, Receive, Scope, Send
 from schooldata.ports.keys import WouldBlock
-from schooldata.settings import load_settings
+from schooldata.settings import Settings, load_settings
 
 PER_REQUEST_HEADERS = {"x-request-id", "date"}
 
@@ -505,16 +505,19 @@ def test_a_known_keyed_question_is_metered_without_reaching_the_app(app: Applica
 # sends them to a worker thread, which waits for it, and the count stays exact.
 
 
+def sqlite_settings(tmp_path: Path) -> tuple[Settings, Path]:
+    """Settings for a served app whose keys and quotas live in a SQLite file of its own."""
+    database = tmp_path / "keys.sqlite3"
+    environ = {
+        "SCHOOLDATA_DATABASE_URL": f"sqlite:///{database}",
+        "SCHOOLDATA_KEY_SECRET": "k" * 40,
+    }
+    return load_settings(environ=environ, home=tmp_path), database
+
+
 @pytest.fixture
 def sqlite_served(tmp_path: Path) -> Iterator[tuple[TestClient, Application, Path]]:  # type: ignore[type-arg]
-    database = tmp_path / "keys.sqlite3"
-    settings = load_settings(
-        environ={
-            "SCHOOLDATA_DATABASE_URL": f"sqlite:///{database}",
-            "SCHOOLDATA_KEY_SECRET": "k" * 40,
-        },
-        home=tmp_path,
-    )
+    settings, database = sqlite_settings(tmp_path)
     app = bootstrap(settings)
     with TestClient(app=build_asgi(app, settings), base_url="http://testserver.local") as client:
         yield client, app, database
@@ -577,14 +580,7 @@ def stored_uses(database: Path, organisation: str) -> int:
 def test_a_server_shutting_down_gives_back_the_quota_uses_it_reserved_and_did_not_answer(
     tmp_path: Path,
 ) -> None:
-    database = tmp_path / "keys.sqlite3"
-    settings = load_settings(
-        environ={
-            "SCHOOLDATA_DATABASE_URL": f"sqlite:///{database}",
-            "SCHOOLDATA_KEY_SECRET": "k" * 40,
-        },
-        home=tmp_path,
-    )
+    settings, database = sqlite_settings(tmp_path)
     app = bootstrap(settings)
     key = issue_key(app, "enterprise")
     answered = 0

@@ -135,6 +135,11 @@ def request_key(
             return None
         if lowered not in IGNORED_HEADERS and lowered not in CREDENTIAL_HEADERS:
             headers.append((lowered, bytes(value)))
+    return _question(scope, headers, *extra)
+
+
+def _question(scope: Scope, headers: list[tuple[bytes, bytes]], *extra: Any) -> tuple[Any, ...]:
+    """The key of a request: everything that can change its answer (headers already chosen)."""
     server = scope.get("server")
     return (
         scope.get("method"),
@@ -674,17 +679,7 @@ def keyed_request(scope: Scope) -> tuple[tuple[Any, ...], str | None, str | None
             headers.append((lowered, bytes(value)))
     if authorization is None and x_api_key is None:
         return None
-    server = scope.get("server")
-    base = (
-        scope.get("method"),
-        scope.get("scheme"),
-        tuple(server) if server else None,
-        scope.get("root_path", ""),
-        scope.get("path"),
-        bytes(scope.get("query_string", b"")),
-        tuple(headers),
-    )
-    return base, authorization, x_api_key
+    return _question(scope, headers), authorization, x_api_key
 
 
 def meter_headers(reading: MeterReading) -> tuple[tuple[bytes, bytes], ...]:
