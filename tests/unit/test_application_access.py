@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schooldata.adapters.memory.access import (
     InMemoryKeyStore,
@@ -25,7 +27,13 @@ from schooldata.domain.keys import (
     compose_key,
     key_hash,
 )
-from schooldata.domain.metering import QuotaExceeded, RateLimitExceeded, month_reset
+from schooldata.domain.metering import (
+    QuotaExceeded,
+    RateLimitExceeded,
+    month_period,
+    month_reset,
+    second_window,
+)
 from schooldata.domain.plans import DEFAULT_PLANS, Feature, Plan, PlanCatalogue
 from schooldata.ports.keys import KeyLookup, KeyStore, WouldBlock
 
@@ -405,3 +413,29 @@ def test_a_meter_over_a_remote_quota_store_never_admits_from_an_event_loop() -> 
 class FixedNow:
     def now(self) -> dt.datetime:
         return dt.datetime(2026, 11, 22, 12, 0, tzinfo=dt.UTC)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=st.lists(
+        st.integers(min_value=-70 * 86400, max_value=70 * 86400), min_size=1, max_size=12
+    )
+)
+def test_every_reading_names_the_month_and_second_of_its_own_instant(steps: list[int]) -> None:
+    """The meter works a month's period and reset out once and reuses them: whatever the
+    clock does (forward, back, across month and year ends), each admitted call counts in its
+    own month and reports its own second's and month's resets."""
+    clock = FixedClock(dt.datetime(2026, 12, 31, 23, 59, 59, 500_000, tzinfo=dt.UTC))
+    app = make_app(clock, small_catalogue(rate=1000, quota=10_000))
+    _, caller = issue(app, plan="tiny")
+    counts: dict[str, int] = {}
+    for step in steps:
+        clock.advance(step)
+        now = clock.now()
+        reading = app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        period = month_period(now)
+        counts[period] = counts.get(period, 0) + 1
+        assert reading.rate_reset == second_window(now) + 1
+        assert reading.quota_reset == month_reset(now)
+        assert reading.quota_remaining == 10_000 - counts[period]
+        assert app.ports.quota.used(organisation="acme", period=period) == counts[period]

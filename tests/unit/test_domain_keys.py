@@ -21,6 +21,8 @@ from schooldata.domain.keys import (
     extract_credentials,
     key_hash,
     parse_key,
+    recognise,
+    recognition_key,
 )
 
 RANDOM_PARTS = st.text(alphabet=BASE62, min_size=32, max_size=32)
@@ -219,3 +221,26 @@ def test_a_record_is_revoked_exactly_when_it_has_a_revocation_time() -> None:
     )
     assert not record.revoked
     assert attrs.evolve(record, revoked_at=now).revoked
+
+
+def test_a_recognition_hash_is_neither_the_key_nor_its_stored_hash() -> None:
+    seen = recognise(recognition_key(SECRET), VALID)
+    assert len(seen) == 32  # BLAKE2b-256
+    assert RANDOM.encode() not in seen
+    assert seen.hex() != key_hash(SECRET, VALID)
+
+
+def test_recognition_depends_on_the_server_secret() -> None:
+    assert recognise(recognition_key(SECRET), VALID) != recognise(
+        recognition_key(SECRET + b"x"), VALID
+    )
+    assert recognise(recognition_key(SECRET), VALID) == recognise(recognition_key(SECRET), VALID)
+
+
+@settings(max_examples=40)
+@given(a=st.text(max_size=60), b=st.text(max_size=60))
+def test_different_presented_keys_are_recognised_apart(a: str, b: str) -> None:
+    """Any text a header can carry (lone surrogates included) hashes, and only equal text
+    hashes alike."""
+    key = recognition_key(SECRET)
+    assert (recognise(key, a) == recognise(key, b)) == (a == b)

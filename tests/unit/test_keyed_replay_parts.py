@@ -12,7 +12,7 @@ from schooldata.entrypoints.rest.replay import (
     meter_headers,
     request_key,
 )
-from schooldata.entrypoints.rest.transport import header_of
+from schooldata.entrypoints.rest.transport import header_of, with_request_id
 
 counts = st.integers(min_value=-5, max_value=10**12)
 
@@ -71,3 +71,22 @@ def test_one_pass_finds_the_key_and_credentials_the_separate_scans_find(
         assert keyed_request(scope) is None
     else:
         assert keyed_request(scope) == (base, authorization, x_api_key)
+
+
+header_names = st.sampled_from(
+    [b"x-request-id", b"X-Request-ID", b"x-request-iD", b"content-type", b"x-request-ie", b"etag"]
+) | st.binary(max_size=14)
+header_lists = st.lists(st.tuples(header_names, st.binary(max_size=8)), max_size=8)
+
+
+@settings(max_examples=300)
+@given(header_lists, st.booleans())
+def test_the_request_id_header_replaces_any_other_whatever_its_case(
+    headers: list[tuple[bytes, bytes]], as_tuple: bool
+) -> None:
+    """`with_request_id` is the plain filter: every X-Request-Id dropped, ours appended."""
+    ours = (b"x-request-id", b"req_0123456789abcdefghij")
+    given_headers = tuple(headers) if as_tuple else list(headers)
+    expected = [h for h in headers if h[0].lower() != b"x-request-id"] + [ours]
+    assert with_request_id(given_headers, ours) == expected
+    assert with_request_id(iter(headers), ours) == expected

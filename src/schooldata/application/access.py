@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import cast
 
 from attrs import frozen
@@ -15,6 +16,8 @@ from schooldata.domain.keys import (
     extract_credentials,
     key_hash,
     parse_key,
+    recognise,
+    recognition_key,
 )
 from schooldata.domain.metering import (
     MeterReading,
@@ -22,6 +25,7 @@ from schooldata.domain.metering import (
     RateLimitExceeded,
     month_period,
     month_reset,
+    month_start,
     retry_after_seconds,
     second_window,
 )
@@ -60,10 +64,12 @@ class Authenticate:
         self._keys = keys
         self._plans = plans
         self._secret = secret
-        # Callers recently authenticated, by key hash, with the store's answer they were
-        # built from: while the store gives back that very answer (stores that remember
-        # lookups do, until anything changes), the same caller stands. Bounded.
-        self._recent: dict[str, tuple[KeyLookup, Caller]] = {}
+        self._recognition = recognition_key(secret)
+        # Callers recently authenticated, by `recognise` of the key as presented, with the
+        # store's answer they were built from: while the store gives back that very answer
+        # (stores that remember lookups do, until anything changes), the same caller stands.
+        # Bounded.
+        self._recent: dict[bytes, tuple[KeyLookup, Caller]] = {}
 
     @property
     def answers_locally(self) -> bool:
@@ -75,12 +81,14 @@ class Authenticate:
         raw = extract_credentials(authorization, x_api_key)
         if raw is None:
             return None
-        # A key authenticated moments ago is known by its hash (HMAC-SHA256: no other text
-        # shares it), so its format and checksum were checked then; the store still says
-        # whether it stands now. Any other key is checked before any lookup.
-        digest = key_hash(self._secret, raw) if raw.isascii() else ""
-        recent = self._recent.get(digest)
+        # A key authenticated moments ago is recognised (a keyed BLAKE2b-256 of the key as
+        # presented: no other text shares it), so its format and checksum were checked then
+        # and its stored hash is known; the store still says whether it stands now. Any
+        # other key is checked before any lookup.
+        seen = recognise(self._recognition, raw)
+        recent = self._recent.get(seen)
         if recent is not None:
+            digest = recent[1].key_id
             found = self._find(digest)
             if found is recent[0]:
                 return recent[1]
@@ -91,7 +99,7 @@ class Authenticate:
         if len(self._recent) >= MAX_RECENT_CALLERS:
             self._recent.clear()
         if found is not None:  # (always: _caller refuses a missing key)
-            self._recent[digest] = (found, caller)
+            self._recent[seen] = (found, caller)
         return caller
 
     def _find(self, digest: str) -> KeyLookup | None:
@@ -134,7 +142,8 @@ class Meter:
         # The stores are fixed for the meter's life, and so is what they can do: asked once,
         # at first use (not here: a store may not be ready to say while being wired).
         self._can_admit_without_waiting: bool | None = None
-        self._month: tuple[tuple[int, int], str, int] = ((0, 0), "", 0)
+        # (first second of the month, its reset, its period): worked out once a month.
+        self._month: tuple[float, float, str] = (0.0, 0.0, "")
 
     def admit(self, caller: Caller, feature: Feature) -> MeterReading:
         caller.plan.require(feature)
@@ -157,21 +166,25 @@ class Meter:
     def admit_nowait(self, caller: Caller, feature: Feature) -> MeterReading:
         """`admit`, for a caller on an event loop: WouldBlock, with nothing counted (the rate
         hit is taken back), when the quota could only be consumed by waiting for a lock."""
-        if not self.can_admit_without_waiting:
+        if not (self._can_admit_without_waiting or self.can_admit_without_waiting):
             raise WouldBlock()
         caller.plan.require(feature)
         return self.consume(caller, wait=False)
 
     def consume(self, caller: Caller, *, wait: bool = True) -> MeterReading:
         now = self._clock.now()
-        window = second_window(now)
+        stamp = now.timestamp()
+        window = math.floor(stamp)  # second_window(now), from the one timestamp
         plan = caller.plan
-        period, quota_reset = self._month_of(now)
+        start, quota_reset, period = self._month
+        if not start <= stamp < quota_reset:
+            start, quota_reset, period = self._month = self._month_of(now)
+        reset = int(quota_reset)
         try:
             count = self._rate.hit(key=caller.key_id, window=window)
             if count > plan.rate_per_second:
                 used = self._quota.used(organisation=caller.organisation.slug, period=period)
-                reading = self._reading(plan, 0, window, used, quota_reset)
+                reading = self._reading(plan, 0, window, used, reset)
                 raise RateLimitExceeded(
                     f"More than {plan.rate_per_second} requests per second for this key.",
                     reading,
@@ -184,14 +197,14 @@ class Meter:
             raise DataUnavailable("The usage meter is temporarily unavailable.") from error
         if used_after is None:
             reading = self._reading(
-                plan, plan.rate_per_second - count, window, plan.monthly_quota, quota_reset
+                plan, plan.rate_per_second - count, window, plan.monthly_quota, reset
             )
             raise QuotaExceeded(
                 f"The {plan.name} plan's monthly quota of {plan.monthly_quota} requests is used up.",
                 reading,
-                retry_after_seconds(now, quota_reset),
+                retry_after_seconds(now, reset),
             )
-        return self._reading(plan, plan.rate_per_second - count, window, used_after, quota_reset)
+        return self._reading(plan, plan.rate_per_second - count, window, used_after, reset)
 
     def _use_quota(self, caller: Caller, period: str, *, wait: bool, window: int) -> int | None:
         limit = caller.plan.monthly_quota
@@ -206,13 +219,11 @@ class Meter:
             cast(UndoableRateLimiter, self._rate).undo(key=caller.key_id, window=window)
             raise
 
-    def _month_of(self, now: dt.datetime) -> tuple[str, int]:
-        """`month_period` and `month_reset` of `now`, worked out once a month."""
-        month, period, reset = self._month
-        if month != (now.year, now.month):
-            month, period, reset = (now.year, now.month), month_period(now), month_reset(now)
-            self._month = (month, period, reset)
-        return period, reset
+    @staticmethod
+    def _month_of(now: dt.datetime) -> tuple[float, float, str]:
+        """The calendar month of `now`: its first second, its reset (the next month's first
+        second) and its period."""
+        return float(month_start(now)), float(month_reset(now)), month_period(now)
 
     def peek(self, caller: Caller) -> MeterReading:
         """The current reading without consuming anything (for 403s and unmetered calls)."""
@@ -231,11 +242,13 @@ class Meter:
     def _reading(
         plan: Plan, rate_left: int, window: int, used: int, quota_reset: int
     ) -> MeterReading:
+        # Positional: the field order is MeterReading's (rate limit, remaining, reset, then
+        # the quota's); a named tuple builds fastest so.
         return MeterReading(
-            rate_limit=plan.rate_per_second,
-            rate_remaining=max(0, rate_left),
-            rate_reset=window + 1,
-            quota_limit=plan.monthly_quota,
-            quota_remaining=max(0, plan.monthly_quota - used),
-            quota_reset=quota_reset,
+            plan.rate_per_second,
+            max(0, rate_left),
+            window + 1,
+            plan.monthly_quota,
+            max(0, plan.monthly_quota - used),
+            quota_reset,
         )

@@ -129,6 +129,25 @@ def _context_hmac(secret: bytes) -> hmac.HMAC:
     return hmac.new(secret, HASH_CONTEXT, hashlib.sha256)
 
 
+RECOGNITION_CONTEXT = b"schooldata/recognise-key/v1\x00"
+
+
+def recognition_key(secret: bytes) -> bytes:
+    """The key of `recognise`: derived from the server secret, so a recognition hash means
+    nothing to anyone without it (and differs from every stored hash)."""
+    return hmac.new(secret, RECOGNITION_CONTEXT, hashlib.sha256).digest()
+
+
+def recognise(recognition: bytes, key: str) -> bytes:
+    """Keyed BLAKE2b-256 of a presented key: how a process recognises a key it authenticated
+    moments ago without keeping the key itself. A quarter of `key_hash`'s cost (one C call,
+    no HMAC object to copy); never stored, and no substitute for `key_hash`, which stays the
+    stored identity."""
+    return hashlib.blake2b(
+        key.encode("utf-8", "surrogatepass"), key=recognition, digest_size=32
+    ).digest()
+
+
 def extract_credentials(authorization: str | None, x_api_key: str | None) -> str | None:
     """The key a request carries, or None if it carries no credentials at all.
 

@@ -75,8 +75,10 @@ class InMemoryRateLimiter:
                 stale = [k for k in self._counts if k[1] < window - 1]
                 for k in stale:
                     del self._counts[k]
-            self._counts[(key, window)] += 1
-            return self._counts[(key, window)]
+            slot = (key, window)
+            count = self._counts[slot] + 1
+            self._counts[slot] = count
+        return count
 
     def peek(self, *, key: str, window: int) -> int:
         return self._counts.get((key, window), 0)

@@ -85,15 +85,24 @@ class SqliteChanges:
         self._connection: sqlite3.Connection | None = None
         self._shm: mmap.mmap | None = None
         self._forks = fork_generation()
+        self._last: tuple[bytes, object] = (b"-", None)  # (header bytes, their version)
 
     def version(self) -> object | None:
         shm = self._shm
         if shm is not None and self._forks == _forks:
             try:
-                found = wal_header_version(shm[: 2 * _HEADER])
+                header = shm[: 2 * _HEADER]
             except (ValueError, OSError):
-                found = None
+                header = b""
+            # A version is a function of the header's bytes alone, so the very bytes read
+            # last time are that version again (one 96-byte compare: nothing committed since,
+            # the common case). One tuple, so no thread sees one half of another's update.
+            last_header, last_version = self._last
+            if header == last_header:
+                return last_version
+            found = wal_header_version(header)
             if found is not None:
+                self._last = (header, found)
                 return found
         return self._ask_sqlite()
 

@@ -30,7 +30,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import anyio.to_thread
 import attrs
@@ -516,8 +516,9 @@ METER_HEADERS = frozenset(
 SESSION_ONLY = frozenset({b"mcp-session-id"})
 
 
-@frozen
-class Admission:
+class Admission(NamedTuple):
+    """A keyed request admitted (a named tuple: one is built on every keyed request)."""
+
     key: tuple[Any, ...]
     caller: Caller
     answer: Answer | None = None

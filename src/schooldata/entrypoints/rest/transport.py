@@ -23,7 +23,7 @@ import hashlib
 import json
 from base64 import urlsafe_b64encode
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -74,6 +74,22 @@ def has_credentials(scope: Scope) -> bool:
     return False
 
 
+REQUEST_ID_HEADER = b"x-request-id"
+
+
+def with_request_id(
+    headers: Iterable[tuple[bytes, bytes]], header: tuple[bytes, bytes]
+) -> list[tuple[bytes, bytes]]:
+    """`headers` with `header` (the request id) last and any other X-Request-Id dropped. Most
+    answers carry none, and a name of another length cannot be one, so the common case is a
+    length test per header and one copy (every response passes here)."""
+    listed = headers if isinstance(headers, list | tuple) else list(headers)
+    for name, _ in listed:
+        if len(name) == len(REQUEST_ID_HEADER) and bytes(name).lower() == REQUEST_ID_HEADER:
+            return [h for h in listed if bytes(h[0]).lower() != REQUEST_ID_HEADER] + [header]
+    return [*listed, header]
+
+
 class TransportLayer:
     def __init__(
         self,
@@ -96,8 +112,7 @@ class TransportLayer:
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [h for h in message.get("headers", []) if h[0].lower() != b"x-request-id"]
-                message["headers"] = [*headers, header]
+                message["headers"] = with_request_id(message.get("headers", ()), header)
             await send(message)
 
         rejected = carries_key_in_query(scope.get("query_string", b""))
