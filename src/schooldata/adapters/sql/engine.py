@@ -31,6 +31,20 @@ POSTGRES_CONNECT_TIMEOUT_S = 5
 # failing it (503) beats holding a worker. Imports lift the limit for their own transaction.
 POSTGRES_STATEMENT_TIMEOUT_MS = 15_000
 IMPORT_STATEMENT_TIMEOUT = "10min"
+# A server that goes silent mid-query (a partition, not a refused or reset connection) is
+# bounded by neither timeout above: the client waits for TCP to give up, two hours by
+# default. TCP keepalives probe an idle connection (a query waiting for its answer is idle
+# to TCP) and tcp_user_timeout drops one whose sent data stays unacknowledged: a dead
+# server is noticed within ~25 s (10 s idle, then 3 probes 5 s apart). A live server's
+# kernel answers probes however long its query runs, so long imports are unaffected. Any
+# of these in the database URL wins.
+POSTGRES_TCP_DEFAULTS: dict[str, int] = {
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 25_000,
+}
 IMPORT_WORK_MEM = "256MB"
 
 WRITE_OPTION = "schooldata_write"
@@ -222,14 +236,22 @@ def _sqlite_engine(url: URL) -> Engine:
     return engine
 
 
-def _postgres_engine(url: URL) -> Engine:
+def postgres_connect_args(url: URL) -> dict[str, Any]:
+    """libpq parameters the service adds to a PostgreSQL URL: the read statement timeout
+    (appended to any `options` the URL sets), and the connect timeout and TCP settings
+    above wherever the URL does not set its own."""
     # libpq takes one `options` string: keep any the URL sets (tests set search_path there).
     given = url.query.get("options", ())
     options = [given] if isinstance(given, str) else list(given)
     options.append(f"-c statement_timeout={POSTGRES_STATEMENT_TIMEOUT_MS}")
     connect_args: dict[str, Any] = {"options": " ".join(options)}
-    if "connect_timeout" not in url.query:
-        connect_args["connect_timeout"] = POSTGRES_CONNECT_TIMEOUT_S
+    defaults = {"connect_timeout": POSTGRES_CONNECT_TIMEOUT_S, **POSTGRES_TCP_DEFAULTS}
+    connect_args.update({name: value for name, value in defaults.items() if name not in url.query})
+    return connect_args
+
+
+def _postgres_engine(url: URL) -> Engine:
+    connect_args = postgres_connect_args(url)
     engine = create_engine(
         url.difference_update_query(["options"]),
         pool_pre_ping=True,
