@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
+from tests.integration.conftest import POSTGRES_URL
 
 from schooldata.adapters.sql.engine import (
     POSTGRES_STATEMENT_TIMEOUT_MS,
@@ -15,7 +16,6 @@ from schooldata.adapters.sql.engine import (
     create_engine_for,
     postgres_connect_args,
 )
-from tests.integration.conftest import POSTGRES_URL
 
 BASE = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
