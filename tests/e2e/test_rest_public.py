@@ -239,3 +239,22 @@ def test_a_bad_key_on_a_public_route_is_401_not_a_silent_downgrade(client: TestC
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "invalid_api_key"
     assert response.headers["www-authenticate"].startswith("Bearer")
+
+
+@pytest.mark.parametrize(
+    ("path", "extra"),
+    [
+        ("/api/v1/search?query=st%20mary", "&sort=name&page=2"),
+        ("/api/v1/schools/100001", "?fields=all"),
+        ("/api/get-school?urn=100001", "&format=xml"),
+    ],
+)
+def test_a_public_operation_ignores_parameters_it_does_not_define(
+    client: TestClient, path: str, extra: str
+) -> None:
+    """The public operations list their 400s, and an unknown parameter is none of them
+    (docs/decisions.md); commercial list endpoints refuse one, as the description says."""
+    plain = client.get(path)
+    with_extra = client.get(path + extra)
+    assert plain.status_code == with_extra.status_code == 200
+    assert with_extra.json() == plain.json()
