@@ -31,21 +31,22 @@ POSTGRES_CONNECT_TIMEOUT_S = 5
 # failing it (503) beats holding a worker. Imports lift the limit for their own transaction.
 POSTGRES_STATEMENT_TIMEOUT_MS = 15_000
 IMPORT_STATEMENT_TIMEOUT = "10min"
+IMPORT_WORK_MEM = "256MB"
 # A server that goes silent mid-query (a partition, not a refused or reset connection) is
 # bounded by neither timeout above: the client waits for TCP to give up, two hours by
 # default. TCP keepalives probe an idle connection (a query waiting for its answer is idle
-# to TCP) and tcp_user_timeout drops one whose sent data stays unacknowledged: a dead
-# server is noticed within ~25 s (10 s idle, then 3 probes 5 s apart). A live server's
-# kernel answers probes however long its query runs, so long imports are unaffected. Any
-# of these in the database URL wins.
+# to TCP): a dead server is noticed within ~25 s (10 s idle, then 3 probes 5 s apart); a
+# live one's kernel answers the probes however long its query runs. tcp_user_timeout drops a
+# connection whose sent data stays unacknowledged (or that a server keeps refusing with a
+# zero window) for 60 s: long enough for a busy server's stall during an import. Any of
+# these in the database URL wins.
 POSTGRES_TCP_DEFAULTS: dict[str, int] = {
     "keepalives": 1,
     "keepalives_idle": 10,
     "keepalives_interval": 5,
     "keepalives_count": 3,
-    "tcp_user_timeout": 25_000,
+    "tcp_user_timeout": 60_000,
 }
-IMPORT_WORK_MEM = "256MB"
 
 WRITE_OPTION = "schooldata_write"
 """Execution option marking an engine whose transactions write (SQLite: BEGIN IMMEDIATE)."""
