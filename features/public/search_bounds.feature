@@ -78,3 +78,14 @@ Feature: The bounds of a public search
         | infant  |
         | college |
         | sixth   |
+
+  @rest
+  Rule: A parameter the public search does not define is ignored (its refusals are listed)
+
+    Scenario: A search with a parameter it does not define answers as without it
+      When I search with:
+        | query | pimlico |
+        | phase | primary |
+        | sort  | name    |
+        | page  | 2       |
+      Then the results are exactly the schools 100013

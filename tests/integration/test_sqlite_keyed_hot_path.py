@@ -13,6 +13,7 @@ import multiprocessing
 import sqlite3
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -209,15 +210,21 @@ def _spend_in_threads(counter: SqlQuotaCounter, attempts: int, limit: int) -> li
     return granted
 
 
-def test_two_counters_on_one_file_never_share_a_count_nor_exceed_the_limit(
-    path: Path,
-) -> None:
-    limit = 1500
+@contextmanager
+def two_counters(path: Path) -> Iterator[tuple[SqlQuotaCounter, SqlQuotaCounter]]:
+    """Quota counters of two stores on one file: two processes' views of it."""
     with (
         open_sql_store(f"sqlite:///{path}") as first,
         open_sql_store(f"sqlite:///{path}") as second,
     ):
-        counters = [SqlQuotaCounter(first.engine), SqlQuotaCounter(second.engine)]
+        yield SqlQuotaCounter(first.engine), SqlQuotaCounter(second.engine)
+
+
+def test_two_counters_on_one_file_never_share_a_count_nor_exceed_the_limit(
+    path: Path,
+) -> None:
+    limit = 1500
+    with two_counters(path) as counters:
         results: list[list[int]] = [[], []]
         workers = [
             threading.Thread(
@@ -269,11 +276,7 @@ def test_no_process_holds_unanswered_counts_among_the_last_uses_before_the_limit
     path: Path,
 ) -> None:
     limit = 1000
-    with (
-        open_sql_store(f"sqlite:///{path}") as first,
-        open_sql_store(f"sqlite:///{path}") as second,
-    ):
-        busy, other = SqlQuotaCounter(first.engine), SqlQuotaCounter(second.engine)
+    with two_counters(path) as (busy, other):
         for _ in range(900):  # a burst into the last NEAR_LIMIT uses
             busy.consume(organisation="acme", period=PERIOD, limit=limit)
         assert limit - NEAR_LIMIT < 900
