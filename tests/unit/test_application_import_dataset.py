@@ -13,6 +13,7 @@ from schooldata.application.rescore import compute_scores
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import ImportRejected
 from schooldata.domain.geo import Location
+from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.measure import Measure, parse_ees, reported
 from schooldata.domain.phase import GiasPhase
 from schooldata.domain.results import MeasureRecord
@@ -66,8 +67,9 @@ def snapshot(store: InMemoryStore) -> tuple[object, ...]:
 
 def after_another_import(store: InMemoryStore) -> list[School]:
     """The schools once an unrelated import has committed (nothing half-written leaks out)."""
+    link = EstablishmentLink(Urn(100001), Urn(100002), "Old School", "Predecessor", None)
     ImportDataset(store=store, clock=FixedClock()).execute(
-        kind=DatasetKind.LINKS, items=[], log=RejectLog(), record=record("gias_links")
+        kind=DatasetKind.LINKS, items=[link], log=RejectLog(), record=record("gias_links")
     )
     return list(store.iter_all())
 
@@ -294,3 +296,16 @@ def test_measures_other_than_the_phase_headline_are_ignored() -> None:
     ]
     scores = compute_scores(schools, other)
     assert {s.reason for s in scores.values()} == {SuppressionReason.NO_EVIDENCE}
+
+
+@pytest.mark.parametrize("rows", [[], ["URN must be exactly six digits; got ''"]])
+def test_a_file_with_nothing_to_import_is_refused_and_the_served_data_stays(
+    store: InMemoryStore, rows: list[School | str]
+) -> None:
+    before = snapshot(store)
+    log = RejectLog()
+    with pytest.raises(ImportRejected, match="nothing to import"):
+        ImportDataset(store=store, clock=FixedClock()).execute(
+            kind=DatasetKind.SCHOOLS, items=parsed(rows, log), log=log, record=record()
+        )
+    assert snapshot(store) == before

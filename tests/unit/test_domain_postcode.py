@@ -7,7 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schooldata.domain.errors import InvalidParameter
-from schooldata.domain.postcode import compact_postcode, outward_of, parse_postcode
+from schooldata.domain.postcode import (
+    canonical_postcode,
+    compact_postcode,
+    outward_of,
+    parse_postcode,
+)
 
 LETTER = st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 DIGIT = st.sampled_from("0123456789")
@@ -139,3 +144,18 @@ def test_compact_postcode_removes_all_whitespace_and_upper_cases() -> None:
 )
 def test_outward_of_drops_the_three_character_inward_code(compact: str, outward: str) -> None:
     assert outward_of(compact) == outward
+
+
+@pytest.mark.parametrize(
+    ("raw", "served"),
+    [
+        ("nw1 2db", "NW1 2DB"),
+        ("NW12DB", "NW1 2DB"),
+        (" sw1a  1aa ", "SW1A 1AA"),
+        ("SW1A 1AA", "SW1A 1AA"),
+        ("BFPO 105", "BFPO 105"),  # not a UK unit postcode: kept exactly as written
+        ("Dubai", "Dubai"),
+    ],
+)
+def test_a_publishers_postcode_is_served_in_its_standard_form(raw: str, served: str) -> None:
+    assert canonical_postcode(raw) == served

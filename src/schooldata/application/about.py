@@ -30,6 +30,10 @@ DATASET_FACTS: dict[str, tuple[str, str]] = {
     "ks5_destinations": ("annual", "2022/23 institution cohort completing 16-18 study, England."),
     "ofsted_report_card": ("monthly", "State-funded schools inspected under report cards."),
     "ofsted_graded": ("monthly", "State-funded schools' latest graded inspections (historic)."),
+    "ofsted_latest_inspections": (
+        "monthly",
+        "State-funded schools' latest report cards and latest graded inspections (historic).",
+    ),
     "admissions": ("annual", "State-funded primary and secondary schools, England."),
     "finance": ("annual", "Maintained schools and academies, England."),
 }

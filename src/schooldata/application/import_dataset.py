@@ -20,7 +20,8 @@ from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
 # today's with holes nobody noticed.
 MAX_REJECT_RATIO = 0.01
 MIN_REJECTS_TOLERATED = 10
-GRADED_INSPECTION_DATASETS = ("ofsted_graded",)
+# The MI datasets that can hold graded inspections (the historic 1-4 grades come from them).
+GRADED_INSPECTION_DATASETS = ("ofsted_graded", "ofsted_latest_inspections")
 
 
 class DatasetKind(enum.Enum):
@@ -35,6 +36,9 @@ class ImportDataset:
     """- All or nothing: the new rows, the dataset record and the recomputed scores commit
       together; any failure (a bad layout, too many bad rows, a crash) leaves the previous
       dataset served.
+    - A file that yields nothing to store (only a header, only closed establishments, only
+      other geographies) is refused: an empty import would silently replace a served dataset
+      with nothing.
     - Rejected rows are reported with their line number and reason.
     - The import time is the store's record of when this data arrived (`data_updated_at`)."""
 
@@ -54,6 +58,7 @@ class ImportDataset:
         with self._store.transaction() as tx:
             stored = self._write(tx, kind, items, record)
             self._enforce_reject_policy(log, max_reject_ratio, record.name)
+            self._refuse_empty(log, stored, record.name)
             if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS):
                 self._apply_historic_grades(tx)
             if kind in (DatasetKind.SCHOOLS, DatasetKind.MEASURES):
@@ -91,6 +96,15 @@ class ImportDataset:
             raise ImportRejected(
                 f"{dataset}: {len(log.rejects)} of {log.rows_read} rows were invalid "
                 f"(at most {allowed} tolerated); nothing was imported. First: {first}"
+            )
+
+    @staticmethod
+    def _refuse_empty(log: RejectLog, stored: int, dataset: str) -> None:
+        if stored == 0:
+            raise ImportRejected(
+                f"{dataset}: the file has nothing to import ({log.rows_read} rows read, "
+                f"{log.skipped} skipped, {len(log.rejects)} invalid); nothing was imported "
+                "and the current data is still served."
             )
 
     @staticmethod

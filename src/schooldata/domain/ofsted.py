@@ -142,10 +142,24 @@ GRADED_SUB_JUDGEMENTS: tuple[str, ...] = (
 
 
 def inspection_history(records: list[InspectionRecord]) -> list[InspectionRecord]:
-    """Newest first; ties (same date) by inspection number for a stable order."""
-    return sorted(
+    """Newest first; ties (same date) by inspection number for a stable order. One inspection
+    published in two MI files (a historic graded file and a later "latest inspections" file)
+    is listed once: same framework, same start date, same or unknown inspection number."""
+    ordered = sorted(
         records, key=lambda r: (r.inspection_date, r.inspection_number or ""), reverse=True
     )
+    kept: list[InspectionRecord] = []
+    for record in ordered:
+        if not any(_same_inspection(record, other) for other in kept):
+            kept.append(record)
+    return kept
+
+
+def _same_inspection(a: InspectionRecord, b: InspectionRecord) -> bool:
+    if type(a.inspection) is not type(b.inspection) or a.inspection_date != b.inspection_date:
+        return False
+    numbers = (a.inspection_number, b.inspection_number)
+    return None in numbers or numbers[0] == numbers[1]
 
 
 def latest_graded_outcomes(records: Iterable[InspectionRecord]) -> dict[Urn, HistoricGrade]:

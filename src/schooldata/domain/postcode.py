@@ -66,3 +66,10 @@ def compact_postcode(raw: str) -> str:
 def outward_of(compact: str) -> str:
     """The outward code of a compact full postcode: everything but the last three characters."""
     return compact[:-3]
+
+
+def canonical_postcode(raw: str) -> str:
+    """A publisher's postcode as it is served: a full postcode in its standard form
+    (`"nw1  2db"` -> `"NW1 2DB"`); anything else exactly as written (never guessed at)."""
+    full = _FULL.fullmatch(_SPACES.sub("", raw).upper()) if raw.isascii() else None
+    return f"{full.group(1)} {full.group(2)}" if full is not None else raw

@@ -25,6 +25,7 @@ from schooldata.adapters.importers.osgb import GridPoint, grid_point, locate_in_
 from schooldata.domain.errors import InvalidUrn
 from schooldata.domain.ofsted import HistoricGrade, parse_grade
 from schooldata.domain.phase import parse_gias_phase
+from schooldata.domain.postcode import canonical_postcode
 from schooldata.domain.school import School, is_servable_status
 from schooldata.domain.urn import Urn
 from schooldata.ports.imports import Progress, RejectLog
@@ -231,6 +232,7 @@ class _RowReader:
         self._parse_phase = _memo(parse_gias_phase)
         self._parse_date = _memo(parse_gias_date)
         self._parse_ofsted = _memo(_ofsted)
+        self._postcode = canonical_postcode  # (one regex per row: cheaper than a memo here)
 
     def status_of(self, row: list[str]) -> str:
         return row[self._status].strip() if self._status < len(row) else ""
@@ -245,6 +247,8 @@ class _RowReader:
         )
         fields.update(zip(_INT_ATTRS, map(_int, self._ints(row)), strict=True))
         fields.update(zip(_FLOAT_ATTRS, map(_float, self._floats(row)), strict=True))
+        if fields["postcode"] is not None:
+            fields["postcode"] = self._postcode(fields["postcode"])
         fields["status"] = row[self._status].strip()
         fields["gias_phase"] = self._parse_phase(row[self._phase])
         fields["open_date"] = self._parse_date(row[self._open_date])

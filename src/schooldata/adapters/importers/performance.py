@@ -5,6 +5,12 @@ that may carry it (EES names first, the older performance-tables names after), a
 holding the pupil count the figure rests on. Cells go through domain.measure.parse_ees, so
 symbols (c, z, x, :, low, u) become Measure kinds, never 0; publication rules (Progress 8 in
 2024/25) are applied to every record.
+
+EES school files are "long": besides the school's own row they carry rows for pupil groups
+(`breakdown_topic`/`breakdown`, `sex`, `disadvantage_status`, ...) and for England and each
+local authority (`geographic_level`). Only the school's headline row (every breakdown column
+`Total`) is the school's figure; the others are skipped, never stored in its place. A school
+with two headline rows for one period is an ambiguous file: the second is rejected.
 """
 
 from __future__ import annotations
@@ -28,6 +34,23 @@ from schooldata.ports.imports import Progress, RejectLog
 
 URN_COLUMNS = ("school_urn", "urn", "URN")
 PERIOD_COLUMNS = ("time_period", "TIME_PERIOD")
+LEVEL_COLUMN = "geographic_level"
+SCHOOL_LEVELS = frozenset({"school", "institution", "provider"})
+# EES filter columns: a row is the school's headline figure only when each one present is
+# "Total" (the pupil-group rows beside it are subsets of the same cohort).
+BREAKDOWN_COLUMNS = (
+    "breakdown_topic",
+    "breakdown",
+    "sex",
+    "disadvantage_status",
+    "first_language",
+    "prior_attainment",
+    "mobility",
+    "ethnicity_major",
+    "sen_status",
+    "free_school_meals",
+)
+HEADLINE_VALUES = frozenset({"total", "all pupils", "all"})
 
 
 @frozen
@@ -38,24 +61,38 @@ class TableSpec:
     cohort: tuple[str, ...] = ()
     fixed_period: str | None = None  # destinations: always the 2022/23 institution cohort
 
+    @property
+    def counts_only(self) -> frozenset[str]:
+        """Codes read from a cohort column: a file with only these is not this table (the KS4
+        information file has `endks4_pupil_count` too, but none of the results)."""
+        return frozenset(
+            code for code, names in self.measures.items() if set(names) & set(self.cohort)
+        )
+
 
 KS4_RESULTS = TableSpec(
     "ks4_results",
     "KS4 school results",
     {
-        "ks4_end_pupil_count": ("endks4_pupil_count", "t_pupils", "TPUP"),
+        "ks4_end_pupil_count": ("pupil_count", "endks4_pupil_count", "t_pupils", "TPUP"),
         "ks4_attainment8_average": ("attainment8_average", "avg_att8", "ATT8SCR"),
         "ks4_progress8_average": ("progress8_average", "avg_p8score", "P8MEA"),
         "ks4_progress8_lower_95_ci": ("progress8_lower_95_ci", "p8score_ci_low", "P8CILOW"),
         "ks4_progress8_upper_95_ci": ("progress8_upper_95_ci", "p8score_ci_upp", "P8CIUPP"),
         "ks4_english_maths_grade5_percent": (
+            "engmath_95_percent",
             "english_maths_grade5_percent",
             "pt_l2basics_95",
             "PTL2BASICS_95",
         ),
-        "ks4_ebacc_entry_percent": ("ebacc_entry_percent", "pt_ebacc_e_ptq_ee", "PTEBACC_E_PTQ_EE"),
+        "ks4_ebacc_entry_percent": (
+            "ebacc_entering_percent",
+            "ebacc_entry_percent",
+            "pt_ebacc_e_ptq_ee",
+            "PTEBACC_E_PTQ_EE",
+        ),
     },
-    cohort=("endks4_pupil_count", "t_pupils", "TPUP"),
+    cohort=("pupil_count", "endks4_pupil_count", "t_pupils", "TPUP"),
 )
 KS2_RESULTS = TableSpec(
     "ks2_results",
@@ -173,53 +210,74 @@ def parse_table(
         for code, names in spec.measures.items()
         if (at := _first_present(columns, names)) is not None
     }
-    if not positions:
+    if not set(positions) - spec.counts_only:
         raise ImportRejected(f"{path.name} has none of the {spec.what} columns this reads.")
     cohort_at = _first_present(columns, spec.cohort) if spec.cohort else None
-    return _records(
-        spec,
-        path,
-        columns.width,
-        urn_at,
-        period_at,
-        positions,
-        cohort_at,
-        log,
-        RowCounter(log, progress),
+    layout = _Layout(
+        width=columns.width,
+        urn_at=urn_at,
+        period_at=period_at,
+        level_at=columns.index(LEVEL_COLUMN),
+        breakdown_at=tuple(
+            at for name in BREAKDOWN_COLUMNS if (at := columns.index(name)) is not None
+        ),
+        positions=positions,
+        cohort_at=cohort_at,
     )
+    return _records(spec, path, layout, log, RowCounter(log, progress))
+
+
+@frozen
+class _Layout:
+    """Where a table's columns are (read from its header once)."""
+
+    width: int
+    urn_at: int
+    period_at: int | None
+    level_at: int | None
+    breakdown_at: tuple[int, ...]
+    positions: dict[str, int]
+    cohort_at: int | None
+
+    def is_school_headline(self, row: list[str]) -> bool:
+        """A school's own all-pupils row (not England's, an authority's or a pupil group's)."""
+        if self.level_at is not None and row[self.level_at].strip().lower() not in SCHOOL_LEVELS:
+            return False
+        return all(row[at].strip().lower() in HEADLINE_VALUES for at in self.breakdown_at)
 
 
 def _records(
-    spec: TableSpec,
-    path: Path,
-    width: int,
-    urn_at: int,
-    period_at: int | None,
-    positions: dict[str, int],
-    cohort_at: int | None,
-    log: RejectLog,
-    counter: RowCounter,
+    spec: TableSpec, path: Path, layout: _Layout, log: RejectLog, counter: RowCounter
 ) -> Iterator[MeasureRecord]:
     rows = csv_rows(path)
     next(rows)
+    seen: dict[tuple[Urn, str], int] = {}  # (school, period) -> the line of its headline row
     for line, row in rows:
         counter.row()
-        if len(row) != width:
-            log.reject(line, f"has {len(row)} fields; the header has {width}")
+        if len(row) != layout.width:
+            log.reject(line, f"has {len(row)} fields; the header has {layout.width}")
+            continue
+        if not layout.is_school_headline(row):
+            log.skipped += 1
             continue
         try:
-            urn = Urn.parse(row[urn_at].strip())
+            urn = Urn.parse(row[layout.urn_at].strip())
         except InvalidUrn as err:
             log.reject(line, err.message)
             continue
+        period_at = layout.period_at
         period = spec.fixed_period or period_label(
             row[period_at].strip() if period_at is not None else ""
         )
         if not period:
             log.reject(line, f"URN {urn}: time_period is blank")
             continue
-        cohort = _count(row[cohort_at]) if cohort_at is not None else None
-        for code, at in positions.items():
+        first = seen.setdefault((urn, period), line)
+        if first != line:
+            log.reject(line, f"URN {urn}: a second {period} row (the first is line {first})")
+            continue
+        cohort = _count(row[layout.cohort_at]) if layout.cohort_at is not None else None
+        for code, at in layout.positions.items():
             record = MeasureRecord(urn, spec.dataset, period, code, parse_ees(row[at]), cohort)
             yield apply_publication_rules(record)
     counter.done()

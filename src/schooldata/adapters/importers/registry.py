@@ -22,7 +22,12 @@ from schooldata.adapters.importers.gias import parse_servable_gias
 from schooldata.adapters.importers.ks4_info import DATASET as KS4_DATASET
 from schooldata.adapters.importers.ks4_info import parse_ks4_information
 from schooldata.adapters.importers.links import parse_links
-from schooldata.adapters.importers.ofsted import DATASET_REPORT_CARD, dataset_of, parse_ofsted
+from schooldata.adapters.importers.ofsted import (
+    DATASET_LATEST,
+    DATASET_REPORT_CARD,
+    dataset_of,
+    parse_ofsted,
+)
 from schooldata.adapters.importers.onspd import looks_like_onspd, parse_onspd
 from schooldata.adapters.importers.performance import (
     ADMISSIONS,
@@ -248,14 +253,20 @@ OFSTED_RECORD = DatasetRecord(
 )
 
 
+_OFSTED_TITLES = {
+    DATASET_REPORT_CARD: "Ofsted state-funded schools management information: report cards",
+    DATASET_LATEST: (
+        "Ofsted state-funded schools management information: latest inspections "
+        "(report cards, and the latest graded inspection as historic)"
+    ),
+}
+
+
 def _ofsted_layout(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
-    """Each MI layout is its own dataset: report cards and graded outcomes never mix."""
-    if dataset_of(paths) == DATASET_REPORT_CARD:
-        return attrs.evolve(
-            record,
-            name=DATASET_REPORT_CARD,
-            title="Ofsted state-funded schools management information: report cards",
-        )
+    """Each MI layout is its own dataset; report cards and graded outcomes are never merged."""
+    dataset = dataset_of(paths)
+    if dataset in _OFSTED_TITLES:
+        return attrs.evolve(record, name=dataset, title=_OFSTED_TITLES[dataset])
     return record
 
 
