@@ -96,6 +96,17 @@ def test_ks4_period_and_release_come_from_the_file_name() -> None:
     assert record.name == "ks4_information"
 
 
+def test_the_ofsted_extract_date_is_the_files_as_at_date(tmp_path: Path) -> None:
+    name = (
+        "Management_information_-_state-funded_schools_-_latest_inspections_as_at_31_Jan_2026.csv"
+    )
+    mi = tmp_path / name
+    mi.write_bytes(SOURCES["ofsted"].read_bytes())
+    record = IMPORTERS["ofsted"].record_for(mi)
+    assert record.extract_date == dt.date(2026, 1, 31)
+    assert IMPORTERS["ofsted"].record_for(SOURCES["ofsted"]).extract_date is None
+
+
 @pytest.mark.parametrize("name", sorted(IMPORTERS))
 def test_each_importer_runs_through_the_import_use_case(name: str) -> None:
     store = InMemoryStore()

@@ -262,12 +262,28 @@ _OFSTED_TITLES = {
 }
 
 
+# Ofsted names its MI files by the date they are "as at": `..._as_at_31_Jan_2026.csv`.
+_AS_AT = re.compile(r"as_at_(\d{1,2})_([A-Za-z]{3})[A-Za-z]*_(\d{4})", re.IGNORECASE)
+
+
 def _ofsted_layout(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
-    """Each MI layout is its own dataset; report cards and graded outcomes are never merged."""
+    """Each MI layout is its own dataset; report cards and graded outcomes are never merged.
+    The extract date is the file's "as at" date."""
     dataset = dataset_of(paths)
     if dataset in _OFSTED_TITLES:
-        return attrs.evolve(record, name=dataset, title=_OFSTED_TITLES[dataset])
-    return record
+        record = attrs.evolve(record, name=dataset, title=_OFSTED_TITLES[dataset])
+    match = _AS_AT.search(paths[0].name)
+    if match is None or match.group(2).upper() not in _MONTHS:
+        return record
+    day, month, year = (
+        int(match.group(1)),
+        _MONTHS.index(match.group(2).upper()) + 1,
+        int(match.group(3)),
+    )
+    try:
+        return attrs.evolve(record, extract_date=dt.date(year, month, day))
+    except ValueError:
+        return record
 
 
 def _parse_ofsted(
