@@ -89,6 +89,26 @@ def test_postcode_records_follow_the_detected_format() -> None:
     assert (onspd.name, onspd.extract_date) == ("onspd", dt.date(2025, 11, 1))
 
 
+def test_an_unpacked_onspd_release_reads_its_national_file_once(tmp_path: Path) -> None:
+    sample = (FIXTURES / "ONSPD_NOV_2025_UK_sample.csv").read_bytes()
+    (tmp_path / "Data" / "multi_csv").mkdir(parents=True)
+    (tmp_path / "Documents").mkdir()
+    (tmp_path / "Data" / "ONSPD_NOV_2025_UK.csv").write_bytes(sample)
+    (tmp_path / "Data" / "multi_csv" / "ONSPD_NOV_2025_UK_SW.csv").write_bytes(sample)
+    (tmp_path / "Documents" / "LA_UA names and codes UK as at 04_25.csv").write_text(
+        "LAD25CD,LAD25NM\nE09000033,Westminster\n"
+    )
+    whole, alone = RejectLog(), RejectLog()
+    from_release = dict(IMPORTERS["postcodes"].parse(tmp_path, whole))
+    from_file = dict(
+        IMPORTERS["postcodes"].parse(tmp_path / "Data" / "ONSPD_NOV_2025_UK.csv", alone)
+    )
+    assert from_release == from_file and from_file
+    assert whole.rows_read == alone.rows_read
+    record = IMPORTERS["postcodes"].record_for(tmp_path)
+    assert (record.name, record.extract_date) == ("onspd", dt.date(2025, 11, 1))
+
+
 def test_ks4_period_and_release_come_from_the_file_name() -> None:
     record = IMPORTERS["ks4-info"].record_for(SOURCES["ks4-info"])
     assert record.period == "2024/25"

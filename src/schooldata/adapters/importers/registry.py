@@ -187,8 +187,18 @@ def parse_postcodes(
     """Code-Point Open or ONSPD, whichever the files are."""
     paths = expand_sources(source)
     if detect_postcode_format(paths) == "onspd":
-        return parse_onspd(paths, log, progress=progress)
+        return parse_onspd(onspd_release_files(paths), log, progress=progress)
     return parse_codepoint(paths, log, progress=progress)
+
+
+def onspd_release_files(paths: list[Path]) -> list[Path]:
+    """The postcode files of an unpacked ONSPD release: its `Documents/` lookup tables are
+    not postcodes (left out), and its `Data/` holds the whole directory twice, as one national
+    file and as per-area files in `multi_csv/`: the national file is read, not both."""
+    onspd = [path for path in paths if looks_like_onspd(first_row(path))]
+    whole = [path for path in onspd if "multi_csv" not in (p.lower() for p in path.parts)]
+    chosen = whole or onspd
+    return chosen if chosen else paths
 
 
 def _postcode_record(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
