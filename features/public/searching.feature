@@ -53,6 +53,15 @@ Feature: Searching open schools
       Then the request is refused with "invalid_parameter"
       And the refusal mentions "at least 2 characters"
 
+    Scenario Outline: The bound is on the query as sent: "<query>" is a question that matches nothing
+      When I search for "<query>"
+      Then 0 schools match in total
+
+      Examples:
+        | query |
+        | ..    |
+        | !?    |
+
   Rule: The answer echoes the input: "No properties other than those listed may appear"
 
     Scenario: A search answer echoes its input and holds only the documented fields

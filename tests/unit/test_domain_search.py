@@ -473,11 +473,16 @@ def test_effective_sort_defaults_to_relevance_for_text_and_name_otherwise() -> N
     assert SchoolQuery(sort=SortOrder.URN, near=Proximity(CAMDEN)).effective_sort is SortOrder.URN
 
 
-@pytest.mark.parametrize("raw", ["", "a", " a ", "  "])
+@pytest.mark.parametrize("raw", ["", "a", " "])
 def test_a_query_shorter_than_two_characters_is_rejected(raw: str) -> None:
     with pytest.raises(InvalidParameter) as caught:
         TextQuery.parse(raw)
     assert caught.value.parameter == "query"
+
+
+@pytest.mark.parametrize("raw", [" a ", "  ", "--"])
+def test_the_two_character_bound_is_on_the_text_as_sent(raw: str) -> None:
+    assert TextQuery.parse(raw).raw == raw
 
 
 def test_a_two_character_query_is_accepted() -> None:

@@ -11,6 +11,20 @@ from schooldata.domain.errors import InvalidParameter, UnknownParameter
 Params = Mapping[str, object]
 # One optional sign, then at most 12 ASCII digits: `--5`, `١٢` and `1e3` are not integers here.
 _INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
+# A plain ASCII decimal, optionally with an exponent. Python's float() also takes `1_0`,
+# full-width and other Unicode digits, `inf` and `nan`: none of those is a number here.
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+
+
+def decimal(name: str, raw: str) -> float:
+    """The number a parameter's text spells (surrounding spaces allowed), or a clear 400."""
+    stripped = raw.strip()
+    if _DECIMAL.fullmatch(stripped) is None:
+        raise InvalidParameter(name, f"{name} must be a number.")
+    value = float(stripped)
+    if not math.isfinite(value):
+        raise InvalidParameter(name, f"{name} must be a finite number.")
+    return value
 
 
 def reject_unknown(params: Params, allowed: Collection[str]) -> None:
@@ -64,10 +78,7 @@ def number(
     if isinstance(value, bool):
         raise InvalidParameter(name, f"{name} must be a number.")
     if isinstance(value, str):
-        try:
-            value = float(value.strip())
-        except ValueError:
-            raise InvalidParameter(name, f"{name} must be a number.") from None
+        value = decimal(name, value)
     if not isinstance(value, int | float) or not math.isfinite(value):
         raise InvalidParameter(name, f"{name} must be a finite number.")
     _bounds(name, float(value), minimum, maximum)

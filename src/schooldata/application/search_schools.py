@@ -7,6 +7,7 @@ import re
 from attrs import frozen
 
 from schooldata.application.locate import locate_postcode
+from schooldata.application.parameters import decimal
 from schooldata.domain.errors import InvalidParameter
 from schooldata.domain.phase import parse_phase
 from schooldata.domain.postcode import parse_postcode
@@ -91,12 +92,5 @@ def parse_int_parameter(name: str, raw: str | None) -> int | None:
 
 
 def parse_float_parameter(name: str, raw: str | None) -> float | None:
-    if raw is None:
-        return None
-    try:
-        value = float(raw.strip())
-    except ValueError:
-        raise InvalidParameter(name, f"{name} must be a number.") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise InvalidParameter(name, f"{name} must be a finite number.")
-    return value
+    """'2.5' -> 2.5; '1_0', '１', 'nan', 'inf' -> a clear error (see parameters.decimal)."""
+    return None if raw is None else decimal(name, raw)

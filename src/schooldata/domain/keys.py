@@ -15,6 +15,7 @@ import functools
 import hashlib
 import hmac
 import zlib
+from collections.abc import Sequence
 
 from attrs import frozen
 
@@ -146,6 +147,31 @@ def recognise(recognition: bytes, key: str) -> bytes:
     return hashlib.blake2b(
         key.encode("utf-8", "surrogatepass"), key=recognition, digest_size=32
     ).digest()
+
+
+def single_header_value(values: Sequence[str]) -> str | None:
+    """A credential header's value: None when it is absent, the value when it is sent once
+    (or repeated identically). The same header sent with different values names two keys,
+    which is as conflicting as a Bearer key and an X-API-Key that differ. A header repeated
+    may also arrive as one comma-joined line (RFC 9110 5.3): keys hold no commas."""
+    values = [part for value in values for part in _listed_credentials(value)]
+    if not values:
+        return None
+    first = values[0]
+    if any(not hmac.compare_digest(first.encode(), other.encode()) for other in values[1:]):
+        raise ConflictingCredentials()
+    return first
+
+
+def _listed_credentials(value: str) -> list[str]:
+    """`value`, or its parts when it is a comma-joined list of credentials (bare keys or
+    `Bearer <key>`); anything else (another scheme's parameters) stays whole."""
+    if "," not in value:
+        return [value]
+    parts = [part.strip() for part in value.split(",")]
+    if all(part and (" " not in part or part.lower().startswith("bearer ")) for part in parts):
+        return parts
+    return [value]
 
 
 def extract_credentials(authorization: str | None, x_api_key: str | None) -> str | None:

@@ -41,10 +41,13 @@ def parse_postcode(raw: str) -> PostcodeQuery:
     Anything that is not shaped like a UK postcode is an invalid parameter (never a lookup),
     so a typo gets a precise message and hostile input never reaches a store.
     """
-    if not raw.isascii():
-        # Upper-casing first would turn 'ß1' into 'SS1': junk must fail, never be repaired.
+    # Any kind of space (a no-break space pasted from a web page, a tab) is a space; then
+    # anything else outside ASCII fails: upper-casing first would turn 'ß1' into 'SS1', and
+    # junk must fail, never be repaired.
+    compact = _SPACES.sub("", raw)
+    if not compact.isascii():
         raise InvalidParameter("postcode", "postcode must contain only letters, digits and spaces.")
-    compact = _SPACES.sub("", raw).upper()
+    compact = compact.upper()
     if len(compact) < 2:
         raise InvalidParameter("postcode", "postcode must be at least 2 characters long.")
     full = _FULL.fullmatch(compact)

@@ -56,7 +56,9 @@ class TextQuery:
 
     @classmethod
     def parse(cls, raw: str) -> TextQuery:
-        if len(raw.strip()) < MIN_QUERY_LENGTH:
+        # The contract's bound is on the text as sent ("minimum length 2"); a query that
+        # normalises to nothing (`--`, two spaces) is a valid question that matches nothing.
+        if len(raw) < MIN_QUERY_LENGTH:
             raise InvalidParameter("query", "query must be at least 2 characters long.")
         return cls(raw=raw, normalised=normalise(raw), tokens=tokens(raw))
 

@@ -13,7 +13,7 @@ from schooldata.domain.errors import DataUnavailable
 from schooldata.domain.keys import AuthenticationFailed
 from schooldata.entrypoints.rest import operations
 from schooldata.entrypoints.rest.commercial import commercial_handlers, profile_response
-from schooldata.entrypoints.rest.errors import EXCEPTION_HANDLERS
+from schooldata.entrypoints.rest.errors import exception_handlers
 from schooldata.entrypoints.rest.observability import (
     Metrics,
     ObservabilityLayer,
@@ -23,6 +23,7 @@ from schooldata.entrypoints.rest.observability import (
 from schooldata.entrypoints.rest.openapi import build_document
 from schooldata.entrypoints.rest.public import (
     PUBLIC_ROUTES,
+    keyed_caller_failure,
     public_handlers,
     public_school_response,
 )
@@ -45,8 +46,20 @@ OPENAPI_PATH = operations.OPENAPI_PATH
 PUBLIC_MAX_AGE = 300
 
 
+# Commercial routes that share the public record's path shape (`/api/v1/schools/{urn}`).
+COMMERCIAL_SCHOOL_PATHS = frozenset(
+    {"/api/v1/schools/search", "/api/v1/schools/nearby", "/api/v1/schools/compare"}
+)
+
+
 def is_public_route(path: str) -> bool:
-    return path in PUBLIC_ROUTES or (path.startswith("/api/v1/schools/") and path.count("/") == 4)
+    if path in PUBLIC_ROUTES:
+        return True
+    return (
+        path.startswith("/api/v1/schools/")
+        and path.count("/") == 4
+        and path not in COMMERCIAL_SCHOOL_PATHS
+    )
 
 
 def has_public_errors(path: str) -> bool:
@@ -92,9 +105,12 @@ def create_litestar(
     app = instrument(app, metrics, face="rest")
     gate = ObservedGate(app, base_url=base_url)
 
-    @get(OPENAPI_PATH, sync_to_thread=False, include_in_schema=False)
-    def openapi_document() -> dict[str, Any]:
-        return document
+    @get(OPENAPI_PATH, sync_to_thread=True, include_in_schema=False)
+    def openapi_document(request: Request[Any, Any, Any]) -> Response[Any]:
+        # Public, but credentials sent with it are still checked (a bad key gets 401).
+        if (failure := keyed_caller_failure(gate, request)) is not None:
+            return failure
+        return Response(document)
 
     @get("/api/v1/schools/{urn:str}", sync_to_thread=True, name="getSchool")
     def get_school(request: Request[Any, Any, Any], urn: FromPath[str]) -> Response[Any]:
@@ -118,7 +134,7 @@ def create_litestar(
         ],
         lifespan=list(lifespan),
         request_max_body_size=max_body_bytes,
-        exception_handlers=EXCEPTION_HANDLERS,
+        exception_handlers=exception_handlers(gate.refusal),
         openapi_config=None,
         # The process's logging is configured once (observability.logging_config), not here.
         logging_config=None,

@@ -7,6 +7,7 @@ Public: `{"error": "<text>", "code": "<code>"}`. Commercial: `{"error": {"code",
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from litestar import Request, Response
@@ -85,7 +86,11 @@ def domain_error_response(
     return public_error(status, error.message, error.code)
 
 
-def _http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+def http_exception_response(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    """Litestar's own refusals (no route, wrong method, body too large, ...) in the tier's
+    error shape. A 405 keeps the `Allow` header (RFC 9110 requires it), HEAD included
+    wherever GET is allowed (the transport layer answers HEAD for every GET)."""
+    headers: dict[str, str] = {}
     if isinstance(exc, NotFoundException):
         status, code, message = 404, "not_found", "No such endpoint."
     elif isinstance(exc, MethodNotAllowedException):
@@ -94,17 +99,32 @@ def _http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Resp
             "method_not_allowed",
             "This endpoint does not accept that method.",
         )
+        if (allow := _allow_header(exc)) is not None:
+            headers["Allow"] = allow
     elif exc.status_code == 413:
         status, code, message = 413, "payload_too_large", "The request body is too large."
     else:
         status = exc.status_code if 400 <= exc.status_code < 500 else 400
         code, message = "invalid_request", "The request could not be understood."
-    if is_commercial(request) or _looks_commercial(request):
-        return commercial_error(request, status, code, message)
-    return public_error(status, message, code)
+    if is_commercial(request) or carries_credentials(request):
+        response = commercial_error(request, status, code, message)
+    else:
+        response = public_error(status, message, code)
+    response.headers.update(headers)
+    return response
 
 
-def _looks_commercial(request: Request[Any, Any, Any]) -> bool:
+def _allow_header(exc: HTTPException) -> str | None:
+    raw = next((v for k, v in (exc.headers or {}).items() if k.lower() == "allow"), None)
+    if raw is None:
+        return None
+    methods = [m.strip().upper() for m in raw.split(",") if m.strip()]
+    if "GET" in methods and "HEAD" not in methods:
+        methods.insert(methods.index("GET") + 1, "HEAD")
+    return ", ".join(methods)
+
+
+def carries_credentials(request: Request[Any, Any, Any]) -> bool:
     return any(name.lower() in ("authorization", "x-api-key") for name in request.headers)
 
 
@@ -112,7 +132,7 @@ def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any
     if isinstance(exc, DomainError):
         return domain_error_response(request, exc)
     if isinstance(exc, HTTPException):
-        return _http_exception(request, exc)
+        return http_exception_response(request, exc)
     # Logged with the request id so support can find it; the client sees no internals.
     log.exception("unhandled error", extra={"request_id": request_id_of(request)})
     message = "The service failed to answer; please retry. Quote the request id to support."
@@ -121,7 +141,9 @@ def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any
     return public_error(500, message, "internal_error")
 
 
-EXCEPTION_HANDLERS: dict[type[Exception] | int, Any] = {
-    HTTPException: _http_exception,
-    Exception: _unexpected,
-}
+def exception_handlers(
+    on_http_exception: Callable[[Request[Any, Any, Any], HTTPException], Response[Any]],
+) -> dict[type[Exception] | int, Any]:
+    """Litestar's handlers: `on_http_exception` answers its own refusals (the app factory
+    authenticates any credentials there first), everything else is mapped here."""
+    return {HTTPException: on_http_exception, Exception: _unexpected}

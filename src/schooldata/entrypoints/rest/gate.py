@@ -8,19 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import unquote_plus, unquote_to_bytes
 
 from litestar import Request, Response
+from litestar.exceptions import HTTPException
 
 from schooldata.application.access import Caller
 from schooldata.application.service import Application
-from schooldata.domain.errors import DataUnavailable, DomainError
-from schooldata.domain.keys import AuthenticationFailed, MissingApiKey
+from schooldata.domain.errors import DataUnavailable, DomainError, InvalidParameter
+from schooldata.domain.keys import AuthenticationFailed, MissingApiKey, single_header_value
 from schooldata.domain.metering import LimitReached, MeterReading
 from schooldata.domain.plans import Feature
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.rest.errors import (
     COMMERCIAL_TIER_KEY,
+    carries_credentials,
     commercial_error,
+    http_exception_response,
     request_id_of,
     status_of,
 )
@@ -31,8 +35,37 @@ Envelope = dict[str, Any]
 
 
 def query_params(request: Request[Any, Any, Any]) -> dict[str, object]:
-    """First value of each query parameter (names kept as sent, for unknown-parameter checks)."""
-    return {name: request.query_params.getall(name)[0] for name in request.query_params}
+    """Each query parameter's value (names kept as sent, for unknown-parameter checks); a
+    parameter given more than once is refused, never silently resolved to one of its values."""
+    return {name: single_query_value(request, name) for name in request.query_params}
+
+
+def single_query_value(request: Request[Any, Any, Any], name: str) -> str | None:
+    """The value of query parameter `name`, None when absent; 400 when given twice or more,
+    or when its bytes are not UTF-8 (a raw cp1252 `%92` would otherwise become U+FFFD and
+    quietly search for something else)."""
+    values = request.query_params.getall(name, [])
+    if len(values) > 1:
+        raise InvalidParameter(name, f"{name} was given {len(values)} times; give it once.")
+    if not values:
+        return None
+    value = str(values[0])
+    if "\ufffd" in value and not _is_utf8(request.scope.get("query_string", b""), name):
+        raise InvalidParameter(name, f"{name} is not valid UTF-8 text; percent-encode UTF-8.")
+    return value
+
+
+def _is_utf8(query_string: bytes, name: str) -> bool:
+    """Whether every value of `name` in the raw query string decodes as UTF-8."""
+    for pair in query_string.split(b"&"):
+        key, _, raw = pair.partition(b"=")
+        if unquote_plus(key.decode("latin-1")) != name:
+            continue
+        try:
+            unquote_to_bytes(raw.replace(b"+", b" ")).decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    return True
 
 
 class CommercialGate:
@@ -47,7 +80,8 @@ class CommercialGate:
         """None for an anonymous request; raises for bad credentials (never downgrades)."""
         headers = request.headers
         return self.app.authenticate.execute(
-            authorization=headers.get("authorization"), x_api_key=headers.get("x-api-key")
+            authorization=single_header_value(headers.getall("authorization", [])),
+            x_api_key=single_header_value(headers.getall("x-api-key", [])),
         )
 
     def auth_failure(
@@ -58,6 +92,21 @@ class CommercialGate:
             return commercial_error(request, 503, error.code, error.message, headers=NO_STORE)
         headers = {"WWW-Authenticate": 'Bearer realm="schooldata"', **NO_STORE}
         return commercial_error(request, 401, error.code, error.message, headers=headers)
+
+    def refusal(self, request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+        """Litestar's own refusals (no such endpoint, method or body size). Credentials are
+        still authenticated (DECISIONS: any request that carries them is): a bad key gets 401;
+        a known caller's refusal carries its meter readings (nothing is metered)."""
+        caller = None
+        if carries_credentials(request):
+            try:
+                caller = self.authenticate(request)
+            except (AuthenticationFailed, DataUnavailable) as error:
+                return self.auth_failure(request, error)
+        response = http_exception_response(request, exc)
+        if caller is not None:
+            response.headers.update({**self._peek(caller), **NO_STORE})
+        return response
 
     def run(
         self,

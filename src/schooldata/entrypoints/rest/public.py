@@ -17,13 +17,11 @@ from schooldata.domain.errors import DataUnavailable, DomainError
 from schooldata.domain.keys import AuthenticationFailed
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.rest.errors import domain_error_response, public_error
-from schooldata.entrypoints.rest.gate import CommercialGate
+from schooldata.entrypoints.rest.gate import CommercialGate, single_query_value
 
 PUBLIC_ROUTES = ("/api/v1/search", "/api/get-school")
-LEGACY_HEADERS = {
-    "Deprecation": "true",
-    "Link": '</api/v1/schools/{urn}>; rel="successor-version"',
-}
+# RFC 9745: deprecated since the versioned API's v1 launch (2026-08-19T00:00:00Z).
+LEGACY_HEADERS = {"Deprecation": "@1787097600"}
 
 
 def base_url_of(request: Request[Any, Any, Any], configured: str | None) -> str:
@@ -32,18 +30,15 @@ def base_url_of(request: Request[Any, Any, Any], configured: str | None) -> str:
     return str(request.base_url).rstrip("/")
 
 
-def _first(request: Request[Any, Any, Any], name: str) -> str | None:
-    values = request.query_params.getall(name, [])
-    return values[0] if values else None
-
-
 def search_request_from(request: Request[Any, Any, Any]) -> PublicSearchRequest:
     return PublicSearchRequest(
-        query=_first(request, "query"),
-        postcode=_first(request, "postcode"),
-        phase=_first(request, "phase"),
-        radius_miles=parse_float_parameter("radius_miles", _first(request, "radius_miles")),
-        limit=parse_int_parameter("limit", _first(request, "limit")),
+        query=single_query_value(request, "query"),
+        postcode=single_query_value(request, "postcode"),
+        phase=single_query_value(request, "phase"),
+        radius_miles=parse_float_parameter(
+            "radius_miles", single_query_value(request, "radius_miles")
+        ),
+        limit=parse_int_parameter("limit", single_query_value(request, "limit")),
     )
 
 
@@ -63,22 +58,29 @@ def keyed_caller_failure(
     return None
 
 
+def search_unavailable() -> Response[Any]:
+    """The contract documents 500 (not 503) for an unavailable search service."""
+    return public_error(
+        500, "The search service is temporarily unavailable; please retry.", "search_unavailable"
+    )
+
+
 def public_handlers(gate: CommercialGate, *, base_url: str | None) -> list[Any]:
     app: Application = gate.app
 
     @get("/api/v1/search", sync_to_thread=True, name="searchSchools")
     def search_schools(request: Request[Any, Any, Any]) -> Response[Any]:
-        if (failure := keyed_caller_failure(gate, request)) is not None:
-            return failure
+        try:
+            gate.authenticate(request)
+        except AuthenticationFailed as error:
+            return gate.auth_failure(request, error)
+        except DataUnavailable:
+            # The key store is part of the search service here: its documented 500.
+            return search_unavailable()
         try:
             answer = app.search_schools.execute(search_request_from(request))
         except DataUnavailable:
-            # The contract documents 500 for an unavailable search service.
-            return public_error(
-                500,
-                "The search service is temporarily unavailable; please retry.",
-                "search_unavailable",
-            )
+            return search_unavailable()
         except DomainError as error:
             return domain_error_response(request, error)
         return Response(
@@ -89,11 +91,12 @@ def public_handlers(gate: CommercialGate, *, base_url: str | None) -> list[Any]:
     def get_school_legacy(request: Request[Any, Any, Any]) -> Response[Any]:
         if (failure := keyed_caller_failure(gate, request)) is not None:
             return failure
-        raw = _first(request, "urn")
         headers = dict(LEGACY_HEADERS)
-        if raw is not None and raw.isascii() and raw.isdigit() and len(raw) == 6:
-            headers["Link"] = f'</api/v1/schools/{raw}>; rel="successor-version"'
         try:
+            raw = single_query_value(request, "urn")
+            if raw is not None and raw.isascii() and raw.isdigit() and len(raw) == 6:
+                # The successor of this very record (an invalid URN has none to point at).
+                headers["Link"] = f'</api/v1/schools/{raw}>; rel="successor-version"'
             if raw is None:
                 return Response(
                     wire.public_error(

@@ -668,12 +668,22 @@ def keyed_request(scope: Scope) -> tuple[tuple[Any, ...], str | None, str | None
         lowered = bytes(name).lower()
         if lowered in IGNORED_HEADERS:
             continue
-        if lowered == b"authorization":  # the first of each, as the full path reads them
+        if lowered == b"authorization":
+            if b"," in value:
+                return None  # a comma-joined list of credentials: the full path decides
+            text = bytes(value).decode("latin-1")  # (latin-1 keeps any byte)
             if authorization is None:
-                authorization = bytes(value).decode("latin-1")  # (latin-1 keeps any byte)
+                authorization = text
+            elif text != authorization:
+                return None  # two keys in one header: the full path refuses them
         elif lowered == b"x-api-key":
+            if b"," in value:
+                return None
+            text = bytes(value).decode("latin-1")
             if x_api_key is None:
-                x_api_key = bytes(value).decode("latin-1")
+                x_api_key = text
+            elif text != x_api_key:
+                return None
         elif lowered in SESSION_ONLY:
             return None
         else:

@@ -109,6 +109,11 @@ class TransportLayer:
         request_id = self._new_request_id()
         scope[REQUEST_ID_KEY] = request_id
         header = (b"x-request-id", request_id.encode())
+        if scope.get("method") == "HEAD":
+            # HEAD is GET without the body (RFC 9110 9.3.2): every layer and route answers the
+            # GET; only the body is dropped here, its headers (Content-Length too) are kept.
+            scope["method"] = "GET"
+            send = without_body(send)
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -153,6 +158,19 @@ class TransportLayer:
             }
         )
         await send({"type": "http.response.body", "body": payload})
+
+
+def without_body(send: Send) -> Send:
+    """`send` for a HEAD request: the answer's start as it is, its body as one empty message."""
+
+    async def head_send(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            if message.get("more_body", False):
+                return
+            message = {"type": "http.response.body", "body": b"", "more_body": False}
+        await send(message)
+
+    return head_send
 
 
 # --------------------------------------------------------------------------------------------
@@ -260,7 +278,6 @@ class CompressionLayer:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
             scope["type"] != "http"
-            or scope.get("method") == "HEAD"
             or str(scope.get("path", "")).startswith(self._exclude)
             or not accepts_gzip(scope)
         ):
@@ -354,7 +371,7 @@ class CachingLayer:
 
     - 200 -> `ETag: "<sha256/128>"` (its gzip form `"<...>-gzip"`: one strong tag per
       representation), `Cache-Control: public, max-age=N` unless the route set its own,
-      `Vary: Accept-Encoding`; gzip when accepted and the body is 1 KiB or more.
+      `Vary: Accept-Encoding, Authorization, X-API-Key` (credentials change the answer); gzip when accepted and the body is 1 KiB or more.
     - `If-None-Match` matching either form -> 304 with the same validators and no body.
     - A request with credentials: never an ETag; its answer is `Cache-Control: no-store`
       unless the route already said (the commercial gate does).
@@ -426,7 +443,11 @@ class CachingLayer:
         headers.append((b"etag", f'"{etag}"'.encode()))
         if not cache_control:
             headers.append((b"cache-control", f"public, max-age={max_age}".encode()))
-        headers = with_vary(headers, b"Accept-Encoding")
+        # The same URL answers differently with credentials (a keyed caller of
+        # /api/v1/schools/{urn} gets the commercial profile; a bad key gets 401): a shared
+        # cache must not give this anonymous answer to them.
+        for varies_on in (b"Accept-Encoding", b"Authorization", b"X-API-Key"):
+            headers = with_vary(headers, varies_on)
         request_headers = scope.get("headers", ())
         if none_match(header_of(request_headers, b"if-none-match"), (tag, tag + GZIP_ETAG_SUFFIX)):
             headers = without_headers(
