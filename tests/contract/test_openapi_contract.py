@@ -71,3 +71,12 @@ def test_commercial_operations_refuse_anonymous_callers(case: schemathesis.Case)
         return  # schemathesis also probes other methods: 405 (or 204 for CORS preflight)
     response = case.call()
     assert response.status_code in (400, 401), (case.method, case.path, response.text)
+
+
+@schema.include(operation_id="getSchool").parametrize()
+@FUZZ
+def test_the_public_record_path_conforms_to_the_document_when_keyed(
+    case: schemathesis.Case,
+) -> None:
+    """One path, two tiers: the document describes the keyed profile and errors too."""
+    case.call_and_validate(headers={"Authorization": f"Bearer {KEY}"}, checks=CHECKS)

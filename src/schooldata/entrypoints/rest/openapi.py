@@ -115,6 +115,68 @@ PUBLIC_SCHEMAS: dict[str, Any] = {
     },
 }
 
+def _either(public_schema: str, keyed: dict[str, Any], description: str) -> dict[str, Any]:
+    """One status of the two-tier getSchool: the public body for an anonymous caller, the
+    commercial body (and meter headers) for a keyed one; the two shapes never both match."""
+    keyed_schema = keyed["content"]["application/json"]["schema"]
+    return {
+        "description": description,
+        "headers": keyed["headers"],
+        "content": {
+            "application/json": {
+                "schema": {
+                    "oneOf": [{"$ref": f"#/components/schemas/{public_schema}"}, keyed_schema]
+                }
+            }
+        },
+    }
+
+
+def _get_school_operation() -> dict[str, Any]:
+    """`GET /api/v1/schools/{urn}`: the public record anonymously, the stable joined profile
+    (plan feature `school_profile`, metered) with a key. The meter headers appear on keyed
+    answers only."""
+    keyed = commercial.PROFILE_OPERATION["responses"]
+    return {
+        "operationId": "getSchool",
+        "summary": "The current public record of one school (with a key: its joined profile)",
+        "description": (
+            "Anonymous callers get the public `SchoolRecord` and public errors (`Error`). "
+            "With an API key the same path returns the commercial stable joined profile in "
+            "the single-resource envelope (`{data, meta}`; plan feature `school_profile`, "
+            "metered), commercial errors and the six meter headers."
+        ),
+        "tags": ["public"],
+        "security": [{}, *commercial.PROFILE_OPERATION["security"]],
+        "parameters": [URN_PATH_PARAMETER],
+        "responses": {
+            "200": _either(
+                "SchoolRecord",
+                keyed["200"],
+                "Anonymous: the public `SchoolRecord`. Keyed: the joined profile envelope.",
+            ),
+            "400": _either(
+                "Error",
+                keyed["400"],
+                "Invalid URN (keyed: also an unknown parameter).",
+            ),
+            "401": {
+                **keyed["401"],
+                "description": (
+                    "Credentials were sent and are missing, invalid, revoked or conflicting."
+                ),
+            },
+            "403": {**keyed["403"], "description": "Keyed: the plan lacks `school_profile`."},
+            "404": _either("Error", keyed["404"], "School not found."),
+            "429": {**keyed["429"], "description": "Keyed: rate limit or monthly quota."},
+            "503": _either(
+                "Error", keyed["503"], "The data store (or key store) is temporarily unavailable."
+            ),
+        },
+        "x-feature": "school_profile",
+    }
+
+
 URN_PATH_PARAMETER = {
     "name": "urn",
     "in": "path",
@@ -179,26 +241,7 @@ PUBLIC_PATHS: dict[str, Any] = {
             },
         }
     },
-    "/api/v1/schools/{urn}": {
-        "get": {
-            "operationId": "getSchool",
-            "summary": "The current public record of one school",
-            "description": (
-                "Anonymous callers get the public `SchoolRecord`. With an API key, the same path "
-                "returns the commercial joined profile (see `getSchoolProfile` in the commercial "
-                "section)."
-            ),
-            "tags": ["public"],
-            "parameters": [URN_PATH_PARAMETER],
-            "responses": {
-                "200": _ok("SchoolRecord", "Success."),
-                "400": _error_response("Invalid URN."),
-                "401": _credentials_rejected(),
-                "404": _error_response("School not found."),
-                "503": _error_response("The data store is temporarily unavailable."),
-            },
-        }
-    },
+    "/api/v1/schools/{urn}": {"get": _get_school_operation()},
     "/api/get-school": {
         "get": {
             "operationId": "getSchoolLegacy",
@@ -263,7 +306,6 @@ def build_document(*, server_url: str | None = None) -> dict[str, Any]:
                 "description": "Keyed access; plan entitlements and metering apply.",
             },
         ],
-        "x-keyed-variants": {"/api/v1/schools/{urn}": commercial.PROFILE_OPERATION},
     }
     if server_url:
         document["servers"] = [{"url": server_url}]
