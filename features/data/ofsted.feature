@@ -14,7 +14,7 @@ Feature: Ofsted grades are historic
         | ofstedRating                         | 1             |
         | ofstedRatingHistoric.grade           | 1             |
         | ofstedRatingHistoric.label           | "Outstanding" |
-        | ofstedRatingHistoric.inspection_date | "2016-06-01"  |
+        | ofstedRatingHistoric.inspectionDate  | "2016-06-01"  |
         | ofstedRatingHistoric.historic        | true          |
         | ofstedRatingHistoric.comparable      | false         |
 

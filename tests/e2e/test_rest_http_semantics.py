@@ -238,3 +238,57 @@ def test_the_legacy_route_says_since_when_it_is_deprecated(client: TestClient) -
     assert invalid.status_code == 400
     assert invalid.headers["deprecation"] == "@1787097600"
     assert "link" not in invalid.headers
+
+
+def test_any_page_past_the_last_is_an_empty_page_with_true_totals(
+    client: TestClient, app: Application
+) -> None:
+    headers = {"Authorization": f"Bearer {issue_key(app)}"}
+    first = client.get("/api/v1/schools?per_page=5", headers=headers).json()
+    for page in (100_001, 2_147_483_647):
+        far = client.get(f"/api/v1/schools?per_page=5&page={page}", headers=headers)
+        assert far.status_code == 200
+        assert far.json()["data"] == []
+        assert far.json()["meta"]["pagination"]["total"] == first["meta"]["pagination"]["total"]
+    too_far = client.get("/api/v1/schools?page=2147483648", headers=headers)
+    assert too_far.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("content_type", "accepted"),
+    [
+        ("application/json", True),
+        ("application/json; charset=utf-8", True),
+        ("application/merge-patch+json", True),
+        ("text/jsonish", False),
+        ("text/plain", False),
+        ("application/x-www-form-urlencoded", False),
+    ],
+)
+def test_compare_takes_a_json_media_type_only(
+    client: TestClient, app: Application, content_type: str, accepted: bool
+) -> None:
+    response = client.post(
+        "/api/v1/schools/compare",
+        content=b'{"urns": ["100001", "100002"]}',
+        headers={
+            "Authorization": f"Bearer {issue_key(app, 'professional')}",
+            "Content-Type": content_type,
+        },
+    )
+    assert (response.status_code == 200) is accepted
+    if not accepted:
+        assert response.status_code == 400
+        assert response.json()["error"]["details"]["parameter"] == "body"
+
+
+def test_the_authority_catalogue_finds_an_authority_by_its_code(
+    client: TestClient, app: Application
+) -> None:
+    headers = {"Authorization": f"Bearer {issue_key(app)}"}
+    every = client.get("/api/v1/areas/local-authorities", headers=headers).json()["data"]
+    wanted = every[0]
+    found = client.get(
+        "/api/v1/areas/local-authorities", params={"q": wanted["code"]}, headers=headers
+    ).json()["data"]
+    assert wanted in found

@@ -14,6 +14,7 @@ from schooldata.domain.scoring import (
     Evidence,
     Score,
     SuppressionReason,
+    mid_rank_score,
     score_schools,
 )
 from schooldata.domain.urn import Urn
@@ -204,3 +205,19 @@ def test_a_score_is_null_exactly_when_a_reason_is_given_and_within_0_to_100(
                 SuppressionReason.MEASURE_SUPPRESSED,
                 SuppressionReason.INSUFFICIENT_PEERS,
             }
+
+
+@settings(max_examples=300)
+@given(st.integers(min_value=1, max_value=100_000), st.data())
+def test_a_score_is_never_shown_as_zero_or_a_hundred(peers: int, data: st.DataObject) -> None:
+    below = data.draw(st.integers(min_value=0, max_value=peers - 1))
+    equal = data.draw(st.integers(min_value=1, max_value=peers - below))
+    score = mid_rank_score(below, equal, peers)
+    assert 0.1 <= score <= 99.9
+    exact = 100.0 * (below + 0.5 * equal) / peers
+    assert abs(score - exact) <= 0.1 + 1e-9
+
+
+def test_the_lowest_of_thousands_of_peers_scores_a_tenth_not_zero() -> None:
+    assert mid_rank_score(0, 1, 16_000) == 0.1
+    assert mid_rank_score(15_999, 1, 16_000) == 99.9

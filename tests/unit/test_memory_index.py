@@ -7,9 +7,11 @@ from hypothesis import strategies as st
 from tests.support.dataset import SCHOOLS
 
 from schooldata.adapters.memory.index import SchoolIndex
-from schooldata.domain.geo import Location
-from schooldata.domain.phase import Phase
+from schooldata.domain.geo import Location, shown_distance
+from schooldata.domain.phase import GiasPhase, Phase
+from schooldata.domain.school import School
 from schooldata.domain.search import Proximity, SchoolQuery, SortOrder, TextQuery, evaluate
+from schooldata.domain.urn import Urn
 
 INDEX = SchoolIndex(s for s in SCHOOLS if s.status in ("Open", "Open, but proposed to close"))
 ALL = INDEX.ordered
@@ -44,3 +46,44 @@ queries = st.builds(
 @given(queries)
 def test_the_index_gives_the_same_page_as_evaluating_every_school(query: SchoolQuery) -> None:
     assert INDEX.answer(query) == evaluate(query, ALL)
+
+
+def _crowded_school(urn: int, location: Location) -> School:
+    return School(
+        urn=Urn(urn),
+        name=f"School {urn}",
+        la_code="201",
+        la_name="City of London",
+        gias_phase=GiasPhase.PRIMARY,
+        type_name="Academy converter",
+        location=location,
+    )
+
+
+# Schools a few metres apart around one spot (1e-6 degrees of latitude is ~11 cm), so many
+# distances share their four shown decimals: there the order falls back to URN order.
+crowds = st.lists(
+    st.tuples(
+        st.integers(min_value=100_000, max_value=999_999),
+        st.floats(min_value=-0.0004, max_value=0.0004),
+        st.floats(min_value=-0.0004, max_value=0.0004),
+    ),
+    min_size=1,
+    max_size=60,
+    unique_by=lambda t: t[0],
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(crowds, st.integers(min_value=0, max_value=10), st.integers(min_value=1, max_value=25))
+def test_nearest_first_compares_shown_distances_then_urns(
+    crowd: list[tuple[int, float, float]], offset: int, limit: int
+) -> None:
+    schools = [_crowded_school(u, Location(51.5 + dy, -0.1 + dx)) for u, dy, dx in crowd]
+    index = SchoolIndex(schools)
+    origin = Location(51.5 + 0.015, -0.1)  # about a mile north of the crowd
+    query = SchoolQuery(near=Proximity(origin), offset=offset, limit=limit)
+    page = index.answer(query)
+    assert page == evaluate(query, index.ordered)
+    keys = [(shown_distance(h.distance_miles or 0.0), h.school.urn.value) for h in page.hits]
+    assert keys == sorted(keys)

@@ -48,7 +48,6 @@ SEARCH_PARAMETERS = frozenset({"q", *FILTERS, *PAGING})
 NEARBY_PARAMETERS = frozenset({"q", *ORIGIN, *FILTERS, *PAGING})
 AUTHORITY_PARAMETERS = frozenset({"q", *PAGING})
 GENDERS = ("mixed", "boys", "girls")
-MAX_PAGE = 100_000
 
 
 @frozen(kw_only=True)
@@ -117,12 +116,12 @@ class CommercialSchools:
     def local_authorities(self, params: p.Params, plan: Plan) -> AuthorityPage:
         p.reject_unknown(params, AUTHORITY_PARAMETERS)
         wanted = p.text(params, "q", min_length=2)
-        page = p.integer(params, "page", minimum=1, maximum=MAX_PAGE) or 1
+        page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
         per_page = plan.per_page(p.integer(params, "per_page"))
         rows = [
             AuthorityCount(code=code, name=name, schools=count)
             for code, name, count in self._schools.local_authorities()
-            if wanted is None or normalise(wanted) in normalise(name)
+            if wanted is None or normalise(wanted) in normalise(name) or wanted == code
         ]
         start = (page - 1) * per_page
         return AuthorityPage(
@@ -146,7 +145,7 @@ class CommercialSchools:
             raise InvalidParameter("sort", "sort=distance needs a postcode or latitude/longitude.")
         if sort is SortOrder.RELEVANCE and text is None:
             raise InvalidParameter("sort", "sort=relevance needs q.")
-        page = p.integer(params, "page", minimum=1, maximum=MAX_PAGE) or 1
+        page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
         per_page = plan.per_page(p.integer(params, "per_page"))
         local_authority = p.text(params, "local_authority", min_length=1)
         type_name = p.text(params, "type", min_length=1)

@@ -9,6 +9,9 @@ from collections.abc import Collection, Mapping
 from schooldata.domain.errors import InvalidParameter, UnknownParameter
 
 Params = Mapping[str, object]
+# Any page past the last is answered (empty data, true totals: DECISIONS); the bound only keeps
+# page numbers in a 32-bit integer for every store and client.
+MAX_PAGE = 2_147_483_647
 # One optional sign, then at most 12 ASCII digits: `--5`, `١٢` and `1e3` are not integers here.
 _INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
 # A plain ASCII decimal, optionally with an exponent. Python's float() also takes `1_0`,

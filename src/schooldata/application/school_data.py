@@ -208,7 +208,7 @@ class SchoolData:
         phase = parse_phase(raw_phase)
         local_authority = p.text(params, "local_authority")
         order = p.choice(params, "order", ("desc", "asc")) or "desc"
-        page = p.integer(params, "page", minimum=1, maximum=100_000) or 1
+        page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
         per_page = plan.per_page(p.integer(params, "per_page"))
         query = SchoolQuery(
             phases=frozenset({phase}),

@@ -18,6 +18,16 @@ class Location:
     longitude: float
 
 
+SHOWN_DISTANCE_STEP = 0.0001  # distances are shown to four decimals
+
+
+def shown_distance(distance: float) -> float:
+    """A distance as answers show it: four decimals, rounded down, so it never exceeds the
+    radius it satisfied. Nearest-first orders compare these (ties then by URN), so the order
+    a client sees agrees with the distances it is shown."""
+    return math.floor(distance * 10_000) / 10_000
+
+
 def distance_miles(a: Location, b: Location) -> float:
     """Haversine great-circle distance between two points, in miles."""
     lat1, lat2 = math.radians(a.latitude), math.radians(b.latitude)

@@ -134,4 +134,11 @@ def _score_one(
         return withheld(SuppressionReason.INSUFFICIENT_PEERS)
     below = bisect.bisect_left(values, e.measure.value)
     equal = bisect.bisect_right(values, e.measure.value) - below
-    return Score(round(100.0 * (below + 0.5 * equal) / len(values), 1), None)
+    return Score(mid_rank_score(below, equal, len(values)), None)
+
+
+def mid_rank_score(below: int, equal: int, peers: int) -> float:
+    """100 x (below + equal/2) / peers to one decimal, kept within 0.1..99.9: a mid-rank
+    percentile is strictly between 0 and 100, and rounding must not turn the lowest of
+    thousands of peers into a 0.0 that reads as "zero" (or the highest into 100)."""
+    return min(99.9, max(0.1, round(100.0 * (below + 0.5 * equal) / peers, 1)))

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from attrs import field, frozen
 
 from schooldata.domain.errors import InvalidParameter, MissingSearchInput
-from schooldata.domain.geo import Location, distance_miles
+from schooldata.domain.geo import Location, distance_miles, shown_distance
 from schooldata.domain.phase import Phase
 from schooldata.domain.school import School
 from schooldata.domain.text import normalise, tokens
@@ -212,7 +212,7 @@ def sort_key(order: SortOrder) -> Callable[[SearchHit], tuple[object, ...]]:
     """Total orders: every key ends with the URN, so paging is deterministic."""
     if order is SortOrder.DISTANCE:
         return lambda h: (
-            h.distance_miles if h.distance_miles is not None else math.inf,
+            shown_distance(h.distance_miles) if h.distance_miles is not None else math.inf,
             h.school.urn.value,
         )
     if order is SortOrder.RELEVANCE:
@@ -230,7 +230,18 @@ def sort_key(order: SortOrder) -> Callable[[SearchHit], tuple[object, ...]]:
 
 def evaluate(query: SchoolQuery, candidates: Iterable[School]) -> SearchPage:
     """Answer a question from candidate schools (a superset of the true matches)."""
-    hits = [hit for school in candidates if (hit := match(query, school)) is not None]
+    return page_of(query, matches(query, candidates))
+
+
+def matches(query: SchoolQuery, candidates: Iterable[School]) -> list[SearchHit]:
+    """Every candidate that answers the question, unordered."""
+    return [hit for school in candidates if (hit := match(query, school)) is not None]
+
+
+def page_of(query: SchoolQuery, hits: list[SearchHit], total: int | None = None) -> SearchPage:
+    """The question's page of `hits` in its order (`total`: every match, when `hits` is not)."""
     wanted = query.offset + query.limit
     ordered = heapq.nsmallest(wanted, hits, key=sort_key(query.effective_sort))
-    return SearchPage(total=len(hits), hits=tuple(ordered[query.offset : wanted]))
+    return SearchPage(
+        total=len(hits) if total is None else total, hits=tuple(ordered[query.offset : wanted])
+    )

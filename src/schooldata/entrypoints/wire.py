@@ -8,7 +8,6 @@ field reaches a caller only if `domain.licensing` says that tier may see it.
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +26,7 @@ from schooldata.application.school_data import (
 from schooldata.application.search_schools import PublicSearchAnswer
 from schooldata.domain.catalogue import Topic, spec_of
 from schooldata.domain.dataset import DatasetRecord
-from schooldata.domain.geo import Location
+from schooldata.domain.geo import Location, shown_distance
 from schooldata.domain.licensing import Tier, served_fields
 from schooldata.domain.measure import Measure
 from schooldata.domain.ofsted import (
@@ -61,13 +60,17 @@ converter.register_unstructure_hook(
 )
 
 
-def _historic_grade(grade: HistoricGrade | None) -> dict[str, Any] | None:
+def _historic_grade(grade: HistoricGrade | None, *, camel: bool = False) -> dict[str, Any] | None:
+    """The graded judgement with its date and flags; camelCase keys inside the public record
+    (whose keys are camelCase), snake_case in commercial bodies."""
     if grade is None:
         return None
     return {
         "grade": grade.grade,
         "label": grade.label,
-        "inspection_date": converter.unstructure(grade.inspection_date),
+        "inspectionDate" if camel else "inspection_date": converter.unstructure(
+            grade.inspection_date
+        ),
         "framework": "graded",
         "historic": True,
         "comparable": grade.comparable,
@@ -94,11 +97,6 @@ def _camel(name: str) -> str:
     return head + "".join(part.capitalize() for part in rest)
 
 
-def distance_for_output(distance: float) -> float:
-    """Four decimals, rounded down: never shown beyond the radius it satisfied."""
-    return math.floor(distance * 10_000) / 10_000
-
-
 # ---------------------------------------------------------------------------- public
 
 
@@ -117,7 +115,7 @@ def public_search_result(hit: SearchHit, *, base_url: str, with_distance: bool) 
         "location": converter.unstructure(s.location),
     }
     if with_distance and hit.distance_miles is not None:
-        result["distanceMiles"] = distance_for_output(hit.distance_miles)
+        result["distanceMiles"] = shown_distance(hit.distance_miles)
     result["ofstedRating"] = s.ofsted_rating
     result["svcScore"] = s.svc_score
     result["scoreSuppressed"] = s.score_suppressed
@@ -174,7 +172,7 @@ def public_school_record(school: School, *, base_url: str) -> dict[str, Any]:
         if name == "ofsted":
             grade = school.ofsted
             record["ofstedRating"] = None if grade is None else grade.grade
-            record["ofstedRatingHistoric"] = _historic_grade(grade)
+            record["ofstedRatingHistoric"] = _historic_grade(grade, camel=True)
             continue
         record[_PUBLIC_KEYS.get(name, _camel(name))] = converter.unstructure(getattr(school, name))
     record["url"] = public_school_url(base_url, school.urn)
@@ -243,7 +241,7 @@ def commercial_list_item(hit: SearchHit, *, base_url: str, with_distance: bool) 
         "location": converter.unstructure(s.location),
     }
     if with_distance and hit.distance_miles is not None:
-        item["distance_miles"] = distance_for_output(hit.distance_miles)
+        item["distance_miles"] = shown_distance(hit.distance_miles)
     item.update(
         {
             "gender": s.gender,

@@ -27,7 +27,7 @@ from collections.abc import Callable, Collection, Iterable
 
 import attrs
 
-from schooldata.domain.geo import bounding_box
+from schooldata.domain.geo import SHOWN_DISTANCE_STEP, bounding_box
 from schooldata.domain.phase import Phase
 from schooldata.domain.school import School
 from schooldata.domain.search import (
@@ -39,7 +39,9 @@ from schooldata.domain.search import (
     SortOrder,
     TextQuery,
     evaluate,
+    matches,
     matches_filters,
+    page_of,
     sort_key,
     text_relevance,
 )
@@ -264,13 +266,20 @@ class SchoolIndex:
         wanted = query.offset + query.limit
         radius = 1.0
         while radius < MAX_RADIUS_MILES * 4:
-            bounded = attrs.evolve(query, near=Proximity(near.origin, radius))
-            page = evaluate(bounded, self.candidates(bounded))
-            if page.total >= wanted:
+            # Orders compare shown distances (four decimals, then URN): a school just outside
+            # the radius can share the shown distance of one inside it. So the schools are
+            # taken from a radius two steps wider, and the answer stands once `wanted` of them
+            # lie within the radius itself: every school after them in the order is then in
+            # the wider circle too.
+            wider = radius + 2 * SHOWN_DISTANCE_STEP
+            bounded = attrs.evolve(query, near=Proximity(near.origin, wider))
+            hits = matches(bounded, self.candidates(bounded))
+            inside = sum(1 for h in hits if (h.distance_miles or 0.0) <= radius)
+            if inside >= wanted:
                 total = sum(
                     1 for s in self.ordered if s.location is not None and matches_filters(query, s)
                 )
-                return SearchPage(total=total, hits=page.hits)
+                return page_of(bounded, hits, total)
             radius *= 4
         return evaluate(query, self.ordered)
 

@@ -151,8 +151,10 @@ def commercial_handlers(gate: CommercialGate) -> list[Any]:
 
 def compare_body(request: Request[Any, Any, Any], body: bytes) -> object:
     """`{"urns": [...]}` as JSON, nothing else; every other shape is a 400 naming the problem."""
-    content_type = request.headers.get("content-type", "")
-    if "json" not in content_type.lower():
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != "application/json" and not (
+        media_type.startswith("application/") and media_type.endswith("+json")
+    ):
         raise InvalidParameter(
             "body", "Send the body as JSON with 'Content-Type: application/json'."
         )

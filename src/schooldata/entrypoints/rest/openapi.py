@@ -115,6 +115,7 @@ PUBLIC_SCHEMAS: dict[str, Any] = {
     },
 }
 
+
 def _either(public_schema: str, keyed: dict[str, Any], description: str) -> dict[str, Any]:
     """One status of the two-tier getSchool: the public body for an anonymous caller, the
     commercial body (and meter headers) for a keyed one; the two shapes never both match."""

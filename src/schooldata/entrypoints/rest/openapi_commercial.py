@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from schooldata.application.commercial import GENDERS
+from schooldata.application.parameters import MAX_PAGE
 from schooldata.application.school_data import RANKING_METRICS
 from schooldata.domain.phase import PHASE_VALUES
 from schooldata.domain.search import SORT_VALUES
@@ -135,7 +136,7 @@ def _q(
 PAGING = [
     _q(
         "page",
-        {"type": "integer", "minimum": 1, "maximum": 100000, "default": 1},
+        {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 1},
         "Page number, from 1.",
     ),
     _q(
