@@ -170,8 +170,15 @@ class DomainDriver(Driver):
         return self._commercial(Feature.RANKINGS, produce)
 
     def _freshness(self) -> Answer:
-        def produce(_: Plan) -> tuple[Any, None]:
-            return [wire.freshness_item(f) for f in self.world.app.about.freshness()], None
+        def produce(plan: Plan) -> tuple[Any, dict[str, int]]:
+            page = self.world.app.about.freshness_page({}, plan)
+            pagination = {
+                "page": page.page,
+                "per_page": page.per_page,
+                "total": page.total,
+                "total_pages": (page.total + page.per_page - 1) // page.per_page,
+            }
+            return [wire.freshness_item(f) for f in page.items], pagination
 
         return self._commercial(Feature.DATA_FRESHNESS, produce)
 

@@ -292,3 +292,23 @@ def test_the_authority_catalogue_finds_an_authority_by_its_code(
         "/api/v1/areas/local-authorities", params={"q": wanted["code"]}, headers=headers
     ).json()["data"]
     assert wanted in found
+
+
+def test_data_freshness_is_a_list_with_paging_like_every_list(
+    client: TestClient, app: Application
+) -> None:
+    headers = {"Authorization": f"Bearer {issue_key(app)}"}
+    whole = client.get("/api/v1/data-freshness", headers=headers).json()
+    total = whole["meta"]["pagination"]["total"]
+    assert total == len(whole["data"]) >= 1
+    last = client.get(f"/api/v1/data-freshness?per_page=1&page={total}", headers=headers).json()
+    assert last["data"] == whole["data"][-1:]
+    assert last["meta"]["pagination"] == {
+        "page": total,
+        "per_page": 1,
+        "total": total,
+        "total_pages": total,
+    }
+    past = client.get(f"/api/v1/data-freshness?page={total + 1}&per_page=1", headers=headers)
+    assert past.status_code == 200 and past.json()["data"] == []
+    assert client.get("/api/v1/data-freshness?sort=x", headers=headers).status_code == 400

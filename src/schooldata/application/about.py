@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from attrs import frozen
 
+from schooldata.application import parameters as p
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.licensing import SCHOOL_FIELDS, Exclusion, Licence
-from schooldata.domain.plans import PlanCatalogue
+from schooldata.domain.plans import Plan, PlanCatalogue
 from schooldata.ports.datasets import DatasetRegistry
 
 API_VERSION = "v1"
@@ -44,6 +45,14 @@ class Freshness:
     dataset: DatasetRecord
     cadence: str
     coverage: str
+
+
+@frozen(kw_only=True)
+class FreshnessPage:
+    page: int
+    per_page: int
+    total: int
+    items: tuple[Freshness, ...]
 
 
 @frozen(kw_only=True)
@@ -90,3 +99,18 @@ class About:
                 )
             )
         return out
+
+    def freshness_page(self, params: p.Params, plan: Plan) -> FreshnessPage:
+        """The freshness list a page at a time, as every list is: `page` from 1, `per_page`
+        (default 20) bounded by the plan; past the last page, empty with the true total."""
+        p.reject_unknown(params, ("page", "per_page"))
+        page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
+        per_page = plan.per_page(p.integer(params, "per_page"))
+        items = self.freshness()
+        start = (page - 1) * per_page
+        return FreshnessPage(
+            page=page,
+            per_page=per_page,
+            total=len(items),
+            items=tuple(items[start : start + per_page]),
+        )

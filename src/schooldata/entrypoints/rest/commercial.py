@@ -40,9 +40,12 @@ def commercial_handlers(gate: CommercialGate) -> list[Any]:
 
     @get(f"{API}/data-freshness", sync_to_thread=True, name="getDataFreshness")
     def freshness(request: Request[Any, Any, Any]) -> Response[Any]:
-        def produce(_: Caller) -> Envelope:
-            reject_parameters(request, ())
-            return gate.envelope(request, [wire.freshness_item(f) for f in app.about.freshness()])
+        def produce(caller: Caller) -> Envelope:
+            page = app.about.freshness_page(query_params(request), caller.plan)
+            pagination = wire.pagination(page.page, page.per_page, page.total)
+            return gate.envelope(
+                request, [wire.freshness_item(f) for f in page.items], pagination=pagination
+            )
 
         return gate.run(request, Feature.DATA_FRESHNESS, produce)
 

@@ -409,15 +409,12 @@ PATHS: dict[str, Any] = {
             "getDataFreshness",
             "Periods, cadence and coverage of each dataset",
             "data_freshness",
-            [],
+            [*PAGING],
             _ok(
-                _envelope(
+                _list_envelope(
                     {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "required": ["dataset", "period", "cadence", "coverage"],
-                        },
+                        "type": "object",
+                        "required": ["dataset", "period", "cadence", "coverage"],
                     }
                 ),
                 "Freshness.",
