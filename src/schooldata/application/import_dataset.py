@@ -21,7 +21,11 @@ from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
 MAX_REJECT_RATIO = 0.01
 MIN_REJECTS_TOLERATED = 10
 # The MI datasets that can hold graded inspections (the historic 1-4 grades come from them).
-GRADED_INSPECTION_DATASETS = ("ofsted_graded", "ofsted_latest_inspections")
+GRADED_INSPECTION_DATASETS = (
+    "ofsted_graded",
+    "ofsted_all_inspections",
+    "ofsted_latest_inspections",
+)
 
 
 class DatasetKind(enum.Enum):
@@ -39,6 +43,13 @@ class ImportDataset:
     - A file that yields nothing to store (only a header, only closed establishments, only
       other geographies) is refused: an empty import would silently replace a served dataset
       with nothing.
+    - Measures replace only the periods the file holds: last year's results stay, as history
+      (a publisher's file is one year). The dataset record reports every period held.
+    - Real and demo data are never served together. The first real import of school data
+      (anything but a postcode directory) into a database holding the bundled demo removes
+      every demo dataset in the same transaction (the synthetic schools, results, inspections
+      and links, and the demo's postcode subset, real OS rows but chosen for the invented
+      schools) and reports which. The demo itself is refused by a database holding real data.
     - Rejected rows are reported with their line number and reason.
     - The import time is the store's record of when this data arrived (`data_updated_at`)."""
 
@@ -56,15 +67,21 @@ class ImportDataset:
         max_reject_ratio: float = MAX_REJECT_RATIO,
     ) -> ImportReport:
         with self._store.transaction() as tx:
+            removed = self._separate_from_demo(tx, kind, record)
             stored = self._write(tx, kind, items, record)
             self._enforce_reject_policy(log, max_reject_ratio, record.name)
             self._refuse_empty(log, stored, record.name)
-            if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS):
+            if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS) or removed:
                 self._apply_historic_grades(tx)
             if kind in (DatasetKind.SCHOOLS, DatasetKind.MEASURES):
                 self._rescore(tx)
+            held_rows = stored
+            if kind is DatasetKind.MEASURES:
+                held = tx.measure_periods(dataset=record.name)
+                record = attrs.evolve(record, period=", ".join(held) or record.period)
+                held_rows = sum(held.values())
             tx.record_dataset(
-                record=attrs.evolve(record, imported_at=self._clock.now(), row_count=stored)
+                record=attrs.evolve(record, imported_at=self._clock.now(), row_count=held_rows)
             )
         return ImportReport(
             dataset=record.name,
@@ -72,7 +89,35 @@ class ImportDataset:
             rows_imported=stored,
             rejects=tuple(log.rejects),
             skipped=log.skipped,
+            removed_demo=removed,
         )
+
+    @staticmethod
+    def _separate_from_demo(
+        tx: DataTransaction, kind: DatasetKind, record: DatasetRecord
+    ) -> tuple[str, ...]:
+        held = tx.datasets()
+        if record.demo:
+            real = sorted(r.name for r in held if not r.demo)
+            if real:
+                raise ImportRejected(
+                    f"The bundled demo ({record.name}) is never mixed with real data, and this "
+                    f"database holds real data ({', '.join(real)}): load the demo into an empty "
+                    "database (another --db, or another SCHOOLDATA_HOME for the embedded one)."
+                )
+            return ()
+        demo = sorted(r.name for r in held if r.demo)
+        if not demo or kind is DatasetKind.POSTCODES:
+            # A postcode directory is geography, not school data: real postcodes beside the
+            # demo's invented schools is what the demo already is.
+            return ()
+        for name in demo:
+            tx.remove_dataset(name=name)
+        # While the demo is loaded the register and its links are the demo's (a real import
+        # would have removed it): they go with it.
+        tx.replace_schools(schools=())
+        tx.replace_links(links=())
+        return tuple(demo)
 
     @staticmethod
     def _write(
