@@ -16,6 +16,7 @@ from schooldata.domain.errors import ImportRejected
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.measure import Measure, parse_ees, reported
+from schooldata.domain.ofsted import InspectionRecord, UngradedInspection
 from schooldata.domain.phase import GiasPhase
 from schooldata.domain.postcode import parse_postcode
 from schooldata.domain.results import MeasureRecord
@@ -455,3 +456,30 @@ def test_the_demo_is_refused_by_a_database_holding_real_data(store: InMemoryStor
             record=demo("ks2_results"),
         )
     assert snapshot(store) == before
+
+
+def inspection(urn: int, day: dt.date, number: str) -> InspectionRecord:
+    outcome = UngradedInspection(day, None, "S8 Inspection", "School remains Good")
+    return InspectionRecord(Urn(urn), outcome, number)
+
+
+def test_a_year_to_date_inspections_file_keeps_the_inspections_of_earlier_years(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    yearly = record("ofsted_all_inspections")
+    for items in (
+        [
+            inspection(900001, dt.date(2024, 3, 5), "1"),
+            inspection(900001, dt.date(2023, 10, 1), "0"),
+        ],
+        [inspection(900001, dt.date(2024, 10, 8), "2")],  # 2024/25, published to date
+        [
+            inspection(900001, dt.date(2024, 10, 8), "2"),
+            inspection(900002, dt.date(2025, 6, 2), "3"),
+        ],
+    ):
+        importer.execute(kind=DatasetKind.INSPECTIONS, items=items, log=RejectLog(), record=yearly)
+    held = sorted(r.inspection_number or "" for r in store.inspections_for(urn=Urn(900001)))
+    assert held == ["0", "1", "2"]  # 2023/24 stays; 2024/25 is the newest file's
+    (dataset,) = [d for d in store.current() if d.name == "ofsted_all_inspections"]
+    assert dataset.row_count == 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 from collections.abc import Iterable
 from typing import Any
@@ -11,7 +12,7 @@ import attrs
 from schooldata.application.rescore import compute_scores
 from schooldata.domain.dataset import DatasetRecord, ImportReport
 from schooldata.domain.errors import ImportRejected
-from schooldata.domain.ofsted import latest_graded_outcomes
+from schooldata.domain.ofsted import InspectionRecord, latest_graded_outcomes
 from schooldata.domain.scoring import HEADLINE_MEASURE
 from schooldata.ports.clock import Clock
 from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
@@ -26,6 +27,29 @@ GRADED_INSPECTION_DATASETS = (
     "ofsted_all_inspections",
     "ofsted_latest_inspections",
 )
+
+
+# Inspection files of one academic year each (Ofsted's "all inspections - year to date"): a new
+# file replaces the inspections of the years it covers, and earlier years stay in the history.
+YEARLY_INSPECTION_DATASETS = ("ofsted_all_inspections",)
+
+
+def academic_year(day: dt.date) -> int:
+    """The year an English academic year (September to August) starts in."""
+    return day.year if day.month >= 9 else day.year - 1
+
+
+def _replace_inspection_years(
+    tx: DataTransaction, dataset: str, items: Iterable[InspectionRecord]
+) -> tuple[int, int]:
+    new = list(items)
+    years = {academic_year(r.inspection_date) for r in new}
+    kept = [
+        r
+        for r in tx.inspections(datasets=[dataset])
+        if academic_year(r.inspection_date) not in years
+    ]
+    return len(new), tx.replace_inspections(dataset=dataset, records=[*kept, *new])
 
 
 class DatasetKind(enum.Enum):
@@ -44,7 +68,8 @@ class ImportDataset:
       other geographies) is refused: an empty import would silently replace a served dataset
       with nothing.
     - Measures replace only the periods the file holds: last year's results stay, as history
-      (a publisher's file is one year). The dataset record reports every period held.
+      (a publisher's file is one year). The dataset record reports every period held. Ofsted's
+      year-to-date inspection files likewise replace only the academic years they cover.
     - Real and demo data are never served together. The first real import of school data
       (anything but a postcode directory) into a database holding the bundled demo removes
       every demo dataset in the same transaction (the synthetic schools, results, inspections
@@ -68,14 +93,13 @@ class ImportDataset:
     ) -> ImportReport:
         with self._store.transaction() as tx:
             removed = self._separate_from_demo(tx, kind, record)
-            stored = self._write(tx, kind, items, record)
+            stored, held_rows = self._write(tx, kind, items, record)
             self._enforce_reject_policy(log, max_reject_ratio, record.name)
             self._refuse_empty(log, stored, record.name)
             if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS) or removed:
                 self._apply_historic_grades(tx)
             if kind in (DatasetKind.SCHOOLS, DatasetKind.MEASURES):
                 self._rescore(tx)
-            held_rows = stored
             if kind is DatasetKind.MEASURES:
                 held = tx.measure_periods(dataset=record.name)
                 record = attrs.evolve(record, period=", ".join(held) or record.period)
@@ -122,16 +146,21 @@ class ImportDataset:
     @staticmethod
     def _write(
         tx: DataTransaction, kind: DatasetKind, items: Iterable[Any], record: DatasetRecord
-    ) -> int:
+    ) -> tuple[int, int]:
+        """(rows this file gave, rows the dataset holds after it)."""
         if kind is DatasetKind.SCHOOLS:
-            return tx.replace_schools(schools=items)
-        if kind is DatasetKind.POSTCODES:
-            return tx.replace_postcodes(postcodes=items, source=record.name)
-        if kind is DatasetKind.LINKS:
-            return tx.replace_links(links=items)
-        if kind is DatasetKind.INSPECTIONS:
-            return tx.replace_inspections(dataset=record.name, records=items)
-        return tx.replace_measures(dataset=record.name, records=items)
+            stored = tx.replace_schools(schools=items)
+        elif kind is DatasetKind.POSTCODES:
+            stored = tx.replace_postcodes(postcodes=items, source=record.name)
+        elif kind is DatasetKind.LINKS:
+            stored = tx.replace_links(links=items)
+        elif kind is DatasetKind.INSPECTIONS and record.name in YEARLY_INSPECTION_DATASETS:
+            return _replace_inspection_years(tx, record.name, items)
+        elif kind is DatasetKind.INSPECTIONS:
+            stored = tx.replace_inspections(dataset=record.name, records=items)
+        else:
+            stored = tx.replace_measures(dataset=record.name, records=items)
+        return stored, stored
 
     @staticmethod
     def _enforce_reject_policy(log: RejectLog, ratio: float, dataset: str) -> None:
