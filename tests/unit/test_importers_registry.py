@@ -239,3 +239,19 @@ def test_without_metadata_a_zip_dates_code_point_by_its_members(tmp_path: Path) 
     record = IMPORTERS["postcodes"].record_for(archive)
     assert record.extract_date == dt.date(2025, 10, 17)
     assert "database right 2025." in record.attribution
+
+
+def test_an_onspd_release_zip_reads_its_national_file_once(tmp_path: Path) -> None:
+    sample = (FIXTURES / "ONSPD_NOV_2025_UK_sample.csv").read_bytes()
+    archive = tmp_path / "ONSPD_NOV_2025.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        out.writestr("Data/ONSPD_NOV_2025_UK.csv", sample)
+        out.writestr("Data/multi_csv/ONSPD_NOV_2025_UK_SW.csv", sample)
+        out.writestr("Documents/LA_UA names and codes UK as at 04_25.csv", "LAD25CD,LAD25NM\n")
+    whole, alone = RejectLog(), RejectLog()
+    from_zip = dict(IMPORTERS["postcodes"].parse(archive, whole))
+    from_file = dict(IMPORTERS["postcodes"].parse(FIXTURES / "ONSPD_NOV_2025_UK_sample.csv", alone))
+    assert from_zip == from_file and from_file
+    assert whole.rows_read == alone.rows_read
+    record = IMPORTERS["postcodes"].record_for(archive)
+    assert (record.name, record.extract_date) == ("onspd", dt.date(2025, 11, 1))

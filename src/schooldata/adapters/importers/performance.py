@@ -172,13 +172,13 @@ KS2_RESULTS = TableSpec(
     "ks2_results",
     "KS2 school results",
     {
-        "ks2_pupil_count": Field(("TELIG", "t_elig"), ("TELIG", "t_elig"), count=True),
+        "ks2_pupil_count": Field(("TELIG",), ("TELIG",), count=True),
         **_fields(
-            ("TELIG", "t_elig"),
-            ks2_rwm_expected_percent=("PTRWM_EXP", "pt_rwm_met_expected_standard"),
-            ks2_rwm_higher_percent=("PTRWM_HIGH", "pt_rwm_met_higher_standard"),
-            ks2_reading_average_scaled_score=("READ_AVERAGE", "read_average"),
-            ks2_maths_average_scaled_score=("MAT_AVERAGE", "mat_average"),
+            ("TELIG",),
+            ks2_rwm_expected_percent=("PTRWM_EXP",),
+            ks2_rwm_higher_percent=("PTRWM_HIGH",),
+            ks2_reading_average_scaled_score=("READ_AVERAGE",),
+            ks2_maths_average_scaled_score=("MAT_AVERAGE",),
         ),
     },
     split=Split(
