@@ -182,8 +182,8 @@ def removal_notice(report: ImportReport) -> str | None:
         return None
     return (
         f"Removed the bundled demo ({', '.join(report.removed_demo)}): real and demo data are "
-        f"never served together. Only the real data imported since is served; import the "
-        "others (gias, postcodes, ...) to complete it."
+        "never served together. From now on only the real data you import is served: import "
+        "postcodes, gias and the other datasets you need."
     )
 
 
