@@ -255,3 +255,12 @@ def test_an_onspd_release_zip_reads_its_national_file_once(tmp_path: Path) -> No
     assert whole.rows_read == alone.rows_read
     record = IMPORTERS["postcodes"].record_for(archive)
     assert (record.name, record.extract_date) == ("onspd", dt.date(2025, 11, 1))
+
+
+def test_a_year_to_date_file_is_dated_by_its_published_by_date() -> None:
+    name = (
+        "Management_information_-_state-funded_schools_-_all_inspections_-_year_to_date"
+        "_published_by_31_Aug_2025.csv"
+    )
+    record = IMPORTERS["ofsted"].record_for(FIXTURES / name)
+    assert (record.name, record.extract_date) == ("ofsted_all_inspections", dt.date(2025, 8, 31))

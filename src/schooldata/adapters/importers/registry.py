@@ -309,8 +309,11 @@ _OFSTED_TITLES = {
 }
 
 
-# Ofsted names its MI files by the date they are "as at": `..._as_at_31_Jan_2026.csv`.
-_AS_AT = re.compile(r"as_at_(\d{1,2})_([A-Za-z]{3})[A-Za-z]*_(\d{4})", re.IGNORECASE)
+# Ofsted names its MI files by the date they are "as at" (`..._as_at_31_Jan_2026.csv`), its
+# year-to-date files by the date they were "published by" (`..._published_by_31_Aug_2025.csv`).
+_AS_AT = re.compile(
+    r"(?:as_at|published_by)_(\d{1,2})_([A-Za-z]{3})[A-Za-z]*_(\d{4})", re.IGNORECASE
+)
 
 
 def _ofsted_layout(paths: list[DataPath], record: DatasetRecord) -> DatasetRecord:
