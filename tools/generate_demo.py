@@ -41,6 +41,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 SEED = 20261122
@@ -2192,18 +2193,52 @@ def write_ks4_results(out: Path, schools: Sequence[School]) -> Output:
     )
 
 
+EES_PLACE = (
+    "time_period",
+    "time_identifier",
+    "geographic_level",
+    "country_code",
+    "country_name",
+    "old_la_code",
+    "new_la_code",
+    "la_name",
+    "school_laestab",
+    "school_urn",
+    "school_name",
+)
+
+
+def ees_place(period: str, s: School) -> list[str]:
+    """The leading columns of an EES school-level row (EES_PLACE)."""
+    return [
+        period,
+        "Academic year",
+        "School",
+        "E92000001",
+        "England",
+        s.la.code,
+        s.la.gss,
+        s.la.name,
+        s.laestab,
+        str(s.urn),
+        s.name,
+    ]
+
+
+# DfE's `ks2_school_attainment_data.csv`: one row per school, subject and pupil group (long).
+KS2_SUBJECTS = ("Reading, writing and maths", "Reading", "Maths")
+
+
 def write_ks2_results(out: Path, schools: Sequence[School]) -> Output:
     rng = substream("ks2_results")
     header = (
-        "time_period",
-        "school_urn",
-        "school_name",
-        "la_name",
-        "ks2_pupil_count",
-        "rwm_expected_percent",
-        "rwm_higher_percent",
-        "reading_average_scaled_score",
-        "maths_average_scaled_score",
+        *EES_PLACE,
+        "subject",
+        "breakdown_topic",
+        "breakdown",
+        "expected_standard_pupil_percent",
+        "higher_standard_pupil_percent",
+        "average_scaled_score",
     )
     rows: list[list[str]] = []
     for period in ("202324", "202425"):
@@ -2213,35 +2248,51 @@ def write_ks2_results(out: Path, schools: Sequence[School]) -> Output:
             pupils = s.pupils or rng.randint(90, 420)
             years = max(1, s.high_age - max(s.low_age, 4))
             cohort = max(1, round(pupils / years * rng.uniform(0.85, 1.1)))
-            row = [period, str(s.urn), s.name, s.la.name, str(cohort)]
+            place = ees_place(period, s)
             if cohort < 6:
-                rows.append([*row, "c", "c", "c", "c"])
+                for subject in KS2_SUBJECTS:
+                    rows.append([*place, subject, "All pupils", "Total", "c", "c", "c"])
                 continue
             effect = attainment_effect(s)
             expected = rng.gauss(61 + 9 * effect, 8)
             higher = clip(rng.gauss(8 + 3.5 * effect, 3.5), 0, 60)
             if higher < 0.5 and rng.random() < 0.1:
                 higher = rng.uniform(0.0, 0.04)  # a real value that rounds to nothing
-            values = [
-                percent(expected),
-                percent(higher),
-                str(round(clip(rng.gauss(105 + 2 * effect, 1.5), 94, 115))),
-                str(round(clip(rng.gauss(104 + 2 * effect, 1.5), 94, 115))),
-            ]
+            reading = clip(rng.gauss(74 + 7 * effect, 7), 0, 100)
+            maths = clip(rng.gauss(73 + 7 * effect, 7), 0, 100)
+            values = {
+                "Reading, writing and maths": [percent(expected), percent(higher), "z"],
+                "Reading": [
+                    percent(reading),
+                    percent(clip(rng.gauss(28 + 5 * effect, 6), 0, 80)),
+                    str(round(clip(rng.gauss(105 + 2 * effect, 1.5), 94, 115))),
+                ],
+                "Maths": [
+                    percent(maths),
+                    percent(clip(rng.gauss(24 + 5 * effect, 6), 0, 80)),
+                    str(round(clip(rng.gauss(104 + 2 * effect, 1.5), 94, 115))),
+                ],
+            }
             symbol = ees_symbol(rng)
-            if symbol:
-                values = [symbol] * len(values)
-            rows.append([*row, *values])
+            for subject in KS2_SUBJECTS:
+                cells = [symbol] * 3 if symbol else values[subject]
+                rows.append([*place, subject, "All pupils", "Total", *cells])
+            if period == "202425" and not symbol:
+                # The file's 3-year averages sit beside the year's figure: not the school's
+                # figure for the year, and skipped by the importer.
+                three = [percent(expected + rng.gauss(0, 2)), percent(higher), "z"]
+                rows.append([*place, KS2_SUBJECTS[0], "All pupils", "3 year average", *three])
     path = out / "ks2_results_demo.csv.gz"
     write_gz(path, ees_csv(header, rows))
     return Output(
         path,
         len(rows),
         {
-            "dataset": "Key stage 2 attainment: school-level results",
+            "dataset": "Key stage 2 attainment: school-level results (by subject)",
             "format": "ks2_results",
             "publisher": "Department for Education (explore education statistics)",
             "period": ["202324", "202425"],
+            "real_file_name_pattern": "ks2_school_attainment_data.csv",
             "encoding": "utf-8",
             "line_endings": "LF",
         },
@@ -2270,14 +2321,25 @@ def sixth_form_students(rng: random.Random, s: School) -> int:
     return max(1, round((s.pupils or 900) * rng.uniform(0.08, 0.2)))
 
 
+def ks5_row(
+    place: list[str], students: int, cohort: str, group: str, entrants: int, points: float
+) -> list[str]:
+    if entrants < 6:
+        return [*place, cohort, group, str(students), str(entrants), "c", "c"]
+    grade = aps_grade(points)
+    return [*place, cohort, group, str(students), str(entrants), f"{points:.2f}", grade]
+
+
 def write_ks5(out: Path, schools: Sequence[School]) -> tuple[Output, Output]:
+    """16-18 results as DfE's institution file: a row per school, qualification type
+    (`exam_cohort`) and disadvantage status; and the institution destinations file."""
     rng = substream("ks5")
     header = (
-        "time_period",
-        "school_urn",
-        "school_name",
-        "la_name",
-        "students_count",
+        *EES_PLACE,
+        "exam_cohort",
+        "disadvantage_status",
+        "end1618_student_count",
+        "aps_per_entry_student_count",
         "aps_per_entry",
         "aps_per_entry_grade",
     )
@@ -2288,27 +2350,40 @@ def write_ks5(out: Path, schools: Sequence[School]) -> tuple[Output, Output]:
             if not s.open_on(YEAR_STARTS[period]):
                 continue
             students = sixth_form_students(rng, s)
-            row = [period, str(s.urn), s.name, s.la.name, str(students)]
-            if students < 6:
-                rows.append([*row, "c", "c"])
-                continue
+            place = ees_place(period, s)
+            a_level = max(0, round(students * rng.uniform(0.55, 0.9)))
+            applied = round(students * rng.uniform(0.0, 0.35))
+
+            row = partial(ks5_row, place, students)
+
             effect = attainment_effect(s)
             aps = clip(rng.gauss(33 + 4 * effect, 3), 8, 58)
-            values = [f"{aps:.2f}", aps_grade(aps)]
             if s.etype.special and rng.random() < 0.5:
-                values = ["z", "z"]  # no A level entries: other qualifications only
-            symbol = ees_symbol(rng)
-            rows.append([*row, *([symbol, symbol] if symbol else values)])
+                # No A level entries: other qualifications only.
+                rows.append([*place, "A level", "Total", str(students), "0", "z", "z"])
+            else:
+                symbol = ees_symbol(rng)
+                if symbol:
+                    rows.append([*place, "A level", "Total", str(students), "z", symbol, symbol])
+                else:
+                    rows.append(row("A level", "Total", a_level, aps))
+                    disadvantaged = round(a_level * rng.uniform(0.05, 0.25))
+                    rows.append(row("A level", "Disadvantaged", disadvantaged, aps - 4))
+            # Academic includes A levels: a different figure, never the A level one.
+            rows.append(row("Academic", "Total", a_level + round(a_level * 0.03), aps + 0.4))
+            if applied:
+                rows.append(row("Applied general", "Total", applied, clip(rng.gauss(30, 4), 8, 50)))
     path = out / "ks5_results_demo.csv.gz"
     write_gz(path, ees_csv(header, rows))
     results = Output(
         path,
         len(rows),
         {
-            "dataset": "16 to 18 performance: school and college results (A level APS)",
+            "dataset": "A level and other 16 to 18 results: institution performance",
             "format": "ks5_results",
             "publisher": "Department for Education (explore education statistics)",
             "period": ["202324", "202425"],
+            "real_file_name_pattern": "institution_performance_202225.csv",
             "encoding": "utf-8",
             "line_endings": "LF",
         },
@@ -2316,25 +2391,47 @@ def write_ks5(out: Path, schools: Sequence[School]) -> tuple[Output, Output]:
 
     drng = substream("ks5_destinations")
     dheader = (
-        "time_period",
-        "school_urn",
+        *EES_PLACE,
+        "institution_group",
+        "institution_type",
+        "cohort_level_group",
+        "cohort_level",
+        "breakdown_topic",
+        "breakdown",
+        "data_type",
+        "version",
         "cohort",
-        "sustained_destination_percent",
-        "education_percent",
-        "apprenticeship_percent",
-        "employment_percent",
+        "overall",
+        "education",
+        "he",
+        "fe",
+        "other_edu",
+        "appren",
+        "all_work",
+        "all_notsust",
+        "all_unknown",
     )
     drows: list[list[str]] = []
     for s in eligible:
         if not s.open_on(YEAR_STARTS["202223"]):
             continue
         cohort = max(1, round(sixth_form_students(drng, s) * drng.uniform(0.4, 0.55)))
-        row = ["202223", str(s.urn), str(cohort)]
+        place = [
+            *ees_place("202223", s),
+            "State-funded mainstream schools" if s.is_state else "Independent schools",
+            s.etype.ks4_group,
+            "Total",
+            "Total",
+            "Total",
+            "Total",
+        ]
         if cohort < 6:
-            drows.append([*row, "c", "c", "c", "c"])
+            for kind in ("Number of students", "Percentage"):
+                drows.append([*place, kind, "Final", str(cohort), *["c"] * 9])
             continue
         if s.is_independent:
-            drows.append([*row, "z", "z", "z", "z"])
+            for kind in ("Number of students", "Percentage"):
+                drows.append([*place, kind, "Final", str(cohort), *["z"] * 9])
             continue
         effect = attainment_effect(s)
         sustained = clip(drng.gauss(88 + 2 * effect, 4), 40, 100)
@@ -2344,16 +2441,32 @@ def write_ks5(out: Path, schools: Sequence[School]) -> tuple[Output, Output]:
         edu_share = clip(drng.gauss(0.78 + 0.05 * effect, 0.08), 0.3, 1.0)
         edu = max(0.0, sustained - appr) * edu_share
         emp = max(0.0, sustained - appr - edu)
-        values = [percent(sustained), percent(edu), percent(appr), percent(emp)]
+        he = edu * clip(drng.gauss(0.8, 0.08), 0.3, 1.0)
+        fe = edu - he
+        unknown = clip(drng.gauss(3, 1.5), 0, 100 - sustained)
+        shares = [sustained, edu, he, fe, 0.0, appr, emp, 100 - sustained - unknown, unknown]
         symbol = ees_symbol(drng)
-        drows.append([*row, *([symbol] * 4 if symbol else values)])
+        counts = [str(round(cohort * share / 100)) for share in shares]
+        drows.append(
+            [
+                *place,
+                "Number of students",
+                "Final",
+                str(cohort),
+                *([symbol] * 9 if symbol else counts),
+            ]
+        )
+        values = [percent(share) for share in shares]
+        drows.append(
+            [*place, "Percentage", "Final", str(cohort), *([symbol] * 9 if symbol else values)]
+        )
     dpath = out / "ks5_destinations_demo.csv.gz"
     write_gz(dpath, ees_csv(dheader, drows))
     destinations = Output(
         dpath,
         len(drows),
         {
-            "dataset": "16 to 18 destination measures (institution cohort 2022/23)",
+            "dataset": "16-18 destination measures: institution level (2022/23 cohort)",
             "format": "ks5_destinations",
             "publisher": "Department for Education (explore education statistics)",
             "period": ["202223"],
@@ -2558,66 +2671,140 @@ def write_ofsted(out: Path, schools: Sequence[School]) -> tuple[Output, Output]:
 # ---------------------------------------------------------------------------------------
 
 
+# DfE's school-level applications and offers (`AppsandOffers_YYYY_SchoolLevel.csv`), header
+# as published: one row per school and application round, so an all-through school has a
+# Primary (Reception) and a Secondary (Year 7) row.
+ADMISSIONS_HEADER = (
+    "time_period",
+    "time_identifier",
+    "geographic_level",
+    "country_code",
+    "country_name",
+    "region_code",
+    "region_name",
+    "old_la_code",
+    "new_la_code",
+    "la_name",
+    "school_phase",
+    "school_laestab_as_used",
+    "number_preferences_la",
+    "school_name",
+    "total_number_places_offered",
+    "number_preferred_offers",
+    "number_1st_preference_offers",
+    "number_2nd_preference_offers",
+    "number_3rd_preference_offers",
+    "times_put_as_any_preferred_school",
+    "times_put_as_1st_preference",
+    "times_put_as_2nd_preference",
+    "times_put_as_3rd_preference",
+    "proportion_1stprefs_v_1stprefoffers",
+    "proportion_1stprefs_v_totaloffers",
+    "all_applications_from_another_LA",
+    "offers_to_applicants_from_another_LA",
+    "establishment_type",
+    "denomination",
+    "FSM_eligible_percent",
+    "admissions_policy",
+    "urban_rural",
+    "allthrough_school",
+    "parliamentary_constituency_code",
+    "parliamentary_constituency_name",
+    "school_urn",
+    "entry_year",
+)
+REGION_NAMES = {
+    "A": ("E12000001", "North East"),
+    "B": ("E12000002", "North West"),
+    "D": ("E12000003", "Yorkshire and The Humber"),
+    "E": ("E12000004", "East Midlands"),
+    "F": ("E12000005", "West Midlands"),
+    "G": ("E12000006", "East of England"),
+    "H": ("E12000007", "London"),
+    "J": ("E12000008", "South East"),
+    "K": ("E12000009", "South West"),
+}
+
+
 def write_admissions(out: Path, schools: Sequence[School]) -> Output:
     rng = substream("admissions")
-    header = (
-        "time_period",
-        "school_urn",
-        "school_name",
-        "la_name",
-        "admissions_policy",
-        "total_places_offered",
-        "applications_received",
-        "first_preferences",
-        "first_preference_offers",
-        "offers_made",
-        "proportion_first_preference_offered",
-    )
     rows: list[list[str]] = []
     for period in ("202425", "202526"):
         for s in schools:
             mainstream = s.phase in (2, 3, 4, 5, 7) and not s.etype.special
             if not (s.is_open and s.is_state and mainstream and s.open_on(YEAR_STARTS[period])):
                 continue
-            secondary = s.phase in (4, 5, 7)
-            policy = (
-                ("Selective" if s.selective else "Non-selective") if secondary else "Not applicable"
-            )
-            row = [period, str(s.urn), s.name, s.la.name, policy]
-            capacity = s.capacity or 210
-            years = (
-                max(1, min(s.high_age, 16) - max(s.low_age, 4) + 1)
-                if secondary
-                else max(1, s.high_age - max(s.low_age, 4))
-            )
-            pan = max(5, round(capacity / years / 5) * 5)
-            if s.phase == 7 or s.etype.name in ("University technical college", "Studio schools"):
-                rows.append([*row, "z", "z", "z", "z", "z", "z"])  # no normal entry round
-                continue
-            popularity = math.exp(0.35 * quality(s) + rng.gauss(0, 0.25))
-            applications = round(
-                pan * (rng.uniform(2.5, 6) if secondary else rng.uniform(1.4, 3.5)) * popularity
-            )
-            first = max(0, round(pan * rng.uniform(0.45, 1.3) * popularity))
-            first_offers = min(first, round(pan * rng.uniform(0.75, 1.0)))
-            offers = min(pan, first_offers + round(pan * rng.uniform(0.0, 0.3)))
-            values = [
-                str(pan),
-                str(applications),
-                str(first),
-                str(first_offers),
-                str(offers),
-                fmt1(100 * first_offers / first) if first else "z",
-            ]
-            if 0 < first < 6:  # small numbers are suppressed
-                values[2:4] = ["c", "c"]
-                values[5] = "c"
-            symbol = ees_symbol(rng, 0.003)
-            if symbol == "x":
-                values = ["x"] * len(values)
-            rows.append([*row, *values])
+            rounds: list[tuple[str, str]] = []
+            if s.phase in (2, 3, 7):
+                rounds.append(("Primary", "R" if s.low_age <= 4 else "3"))
+            if s.phase in (4, 5, 7):
+                late = s.etype.name in ("University technical college", "Studio schools")
+                rounds.append(("Secondary", "10" if late else "7"))
+            region_code, region_name = REGION_NAMES[s.la.gor]
+            for phase, entry_year in rounds:
+                secondary = phase == "Secondary"
+                capacity = s.capacity or 210
+                years = (
+                    max(1, min(s.high_age, 16) - 10)
+                    if secondary
+                    else max(1, min(s.high_age, 11) - 4)
+                )
+                pan = max(5, round(capacity / years / (2 if s.phase == 7 else 1) / 5) * 5)
+                popularity = math.exp(0.35 * quality(s) + rng.gauss(0, 0.25))
+                first = max(0, round(pan * rng.uniform(0.45, 1.3) * popularity))
+                second = round(first * rng.uniform(0.3, 0.7))
+                third = round(first * rng.uniform(0.2, 0.5))
+                named = first + second + third + round(pan * rng.uniform(0.0, 1.5) * popularity)
+                first_offers = min(first, round(pan * rng.uniform(0.75, 1.0)))
+                second_offers = min(second, max(0, round((pan - first_offers) * 0.6)))
+                third_offers = min(third, max(0, round((pan - first_offers - second_offers) * 0.5)))
+                preferred = first_offers + second_offers + third_offers
+                places = min(pan, preferred + round(pan * rng.uniform(0.0, 0.1)))
+                rows.append(
+                    [
+                        period,
+                        "Academic year",
+                        "School",
+                        "E92000001",
+                        "England",
+                        region_code,
+                        region_name,
+                        s.la.code,
+                        s.la.gss,
+                        s.la.name,
+                        phase,
+                        s.laestab,
+                        "6" if s.la.gor == "H" else "3",
+                        s.name,
+                        str(places),
+                        str(preferred),
+                        str(first_offers),
+                        str(second_offers),
+                        str(third_offers),
+                        str(named),
+                        str(first),
+                        str(second),
+                        str(third),
+                        f"{first / first_offers:.4f}" if first_offers else "z",
+                        f"{first / places:.4f}" if places else "z",
+                        str(round(named * rng.uniform(0.0, 0.15))),
+                        str(round(preferred * rng.uniform(0.0, 0.1))),
+                        s.etype.name,
+                        {"CE": "Church of England", "RC": "Roman Catholic"}.get(s.religion, "None"),
+                        fmt1(s.fsm_percent) if s.fsm_percent is not None else "z",
+                        ("Selective" if s.selective else "Non-selective")
+                        if secondary
+                        else "Not applicable",
+                        "Urban",
+                        "Yes" if s.phase == 7 else "No",
+                        "",
+                        "",
+                        str(s.urn),
+                        entry_year,
+                    ]
+                )
     path = out / "admissions_demo.csv.gz"
-    write_gz(path, ees_csv(header, rows))
+    write_gz(path, ees_csv(ADMISSIONS_HEADER, rows))
     return Output(
         path,
         len(rows),
@@ -2626,6 +2813,7 @@ def write_admissions(out: Path, schools: Sequence[School]) -> Output:
             "format": "admissions",
             "publisher": "Department for Education (explore education statistics)",
             "period": ["202425", "202526"],
+            "real_file_name_pattern": "AppsandOffers_YYYY_SchoolLevel.csv",
             "encoding": "utf-8",
             "line_endings": "LF",
         },

@@ -47,9 +47,14 @@ def key_secret(settings: Settings) -> bytes:
     if settings.key_secret:
         return settings.key_secret.encode()
     if not settings.uses_embedded_demo:
+        from schooldata.adapters.sql.engine import describe
+
+        # The database may come from --db, SCHOOLDATA_DATABASE_URL or a settings file: name
+        # the database, not one of the ways it can be given.
         raise SettingsError(
-            "SCHOOLDATA_KEY_SECRET is required when SCHOOLDATA_DATABASE_URL is set "
-            "(at least 32 characters; keep it stable: stored key hashes depend on it)"
+            "SCHOOLDATA_KEY_SECRET is required for any database other than the embedded demo "
+            f"(this one is {describe(settings.effective_database_url)}; at least 32 "
+            "characters; keep it stable: stored key hashes depend on it)"
         )
     path = settings.home / "key-secret"
     if not path.exists():

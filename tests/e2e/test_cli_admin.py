@@ -18,6 +18,7 @@ from litestar.testing import TestClient
 
 from schooldata.application.import_dataset import DatasetKind
 from schooldata.application.service import Application
+from schooldata.bootstrap import bootstrap_memory
 from schooldata.domain.dataset import DatasetRecord, ImportReport
 from schooldata.domain.keys import parse_key
 from schooldata.domain.phase import GiasPhase
@@ -46,6 +47,7 @@ class FakeGias:
 
     name: str = "gias"
     kind: DatasetKind = DatasetKind.SCHOOLS
+    periodic: bool = False
 
     @property
     def parse(self) -> Any:
@@ -232,6 +234,52 @@ def test_import_argument_mistakes_are_usage_errors(run: Any, tmp_path: Path) -> 
     assert "no 'links' importer" in not_built.stderr
 
 
+def test_a_refusal_names_the_file_it_is_about(run: Any, tmp_path: Path) -> None:
+    source = tmp_path / "edubasealldata20260101.csv"
+    source.write_text("x1,Bad\n")
+    result = run("import", "gias", str(source))
+    assert result.exit_code == 3
+    assert result.stderr.startswith("Error: edubasealldata20260101.csv: ")
+    assert "nothing to import" in result.stderr
+
+
+def test_a_period_for_a_file_that_dates_itself_is_a_usage_error(run: Any, tmp_path: Path) -> None:
+    source = tmp_path / "gias.csv"
+    source.write_text("200001,A\n")
+    result = run("import", "gias", str(source), "--period", "2023/24")
+    assert result.exit_code == 2
+    assert "--period does not apply to 'gias'" in result.stderr
+
+
+def test_a_real_import_into_the_demo_says_it_removed_the_demo(tmp_path: Path) -> None:
+    demo_app = bootstrap_memory()
+    invented = [School(urn=Urn(100001), name="Invented Primary", status="Open")]
+    demo_app.import_dataset.execute(
+        kind=DatasetKind.SCHOOLS,
+        items=invented,
+        log=RejectLog(),
+        record=attrs.evolve(RECORD, synthetic=True, demo=True),
+    )
+    runtime = CliRuntime(
+        load_settings=lambda environ=None, **overrides: Settings(home=tmp_path),
+        build_app=lambda settings: demo_app,
+        serve=print,
+        upgrade=print,
+        importers=lambda: {"gias": FakeGias()},
+        load_sample=lambda a: [],
+    )
+    source = tmp_path / "edubasealldata20260101.csv"
+    source.write_text("126370,Westbury Leigh CofE Primary School\n")
+    result = CliRunner().invoke(
+        cli, ["--format", "json", "import", "gias", str(source)], obj=runtime
+    )
+    assert result.exit_code == 0, result.stderr
+    assert "Removed the bundled demo (gias_establishments)" in result.stderr
+    [report] = json.loads(result.stdout)
+    assert report["removed_demo_datasets"] == ["gias_establishments"]
+    assert [s.urn.value for s in demo_app.ports.schools.iter_all()] == [126370]
+
+
 def test_import_sample_loads_the_bundled_data(run: Any, app: Application, calls: Calls) -> None:
     result = run("--format", "csv", "import", "sample")
     assert result.exit_code == 0, result.stderr
@@ -332,3 +380,19 @@ def test_help_and_version_need_no_database(tmp_path: Path) -> None:
     )
     for args in (["--help"], ["search", "--help"], ["keys", "create", "--help"], ["--version"]):
         assert CliRunner().invoke(cli, args, obj=runtime).exit_code == 0
+
+
+def test_a_database_given_with_db_and_no_key_secret_is_named_in_the_error(tmp_path: Path) -> None:
+    from schooldata.__main__ import runtime
+
+    database = f"sqlite:///{tmp_path / 'real.sqlite3'}"
+    env = {
+        "SCHOOLDATA_KEY_SECRET": None,
+        "SCHOOLDATA_DATABASE_URL": None,
+        "SCHOOLDATA_CONFIG": None,
+    }
+    result = CliRunner().invoke(cli, ["--db", database, "meta"], obj=runtime(), env=env)
+    assert result.exit_code == 3
+    assert "SCHOOLDATA_KEY_SECRET is required" in result.stderr
+    assert database in result.stderr
+    assert "SCHOOLDATA_DATABASE_URL" not in result.stderr

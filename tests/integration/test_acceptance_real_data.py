@@ -122,3 +122,37 @@ def test_an_unknown_postcode_is_reported_unknown_not_zero_zero(database: str) ->
     assert result.returncode == 2
     assert "Unknown postcode" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def embedded(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI on the embedded default database (no --db), as README's "Real data" runs it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCHOOLDATA_")}
+    env["SCHOOLDATA_HOME"] = str(home)
+    return subprocess.run(
+        [*SCHOOLDATA, *args], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
+
+
+def test_real_gias_into_the_embedded_demo_serves_only_real_data(tmp_path: Path) -> None:
+    imported = embedded(tmp_path, "import", "gias", str(SHARED_DATA / "gias" / "gias_subset.csv"))
+    assert imported.returncode == 0, imported.stderr
+    assert "Removed the bundled demo" in imported.stderr
+
+    westbury = json.loads(embedded(tmp_path, "--format", "json", "school", "126370").stdout)
+    # GIAS's own (2024 layout) grade, not a synthetic inspection's.
+    assert westbury["ofsted_rating"] == 3
+    assert westbury["ofsted_historic_grade"]["label"] == "Requires improvement"
+    inspections = json.loads(embedded(tmp_path, "--format", "json", "inspections", "126370").stdout)
+    assert inspections["inspections"] == []
+    results = json.loads(embedded(tmp_path, "--format", "json", "results", "137666").stdout)
+    assert all(results[topic]["measures"] == [] for topic in ("ks2", "ks4", "16_18"))
+    finance = json.loads(embedded(tmp_path, "--format", "json", "finance", "137666").stdout)
+    assert finance["finance"]["measures"] == []
+    freshness = json.loads(embedded(tmp_path, "--format", "json", "freshness").stdout)
+    assert [(d["dataset"], d["synthetic"]) for d in freshness] == [("gias_establishments", False)]
+    overseas = json.loads(embedded(tmp_path, "--format", "json", "school", "150516").stdout)
+    assert overseas["local_authority"] is None  # GIAS's "Does not apply"
+
+    sample = embedded(tmp_path, "import", "sample")
+    assert sample.returncode == 3
+    assert "never mixed with real data" in sample.stderr

@@ -27,7 +27,12 @@ from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import DataUnavailable, ImportRejected
 from schooldata.domain.geo import Location
 from schooldata.domain.measure import reported
-from schooldata.domain.ofsted import GradedInspection, HistoricGrade, InspectionRecord
+from schooldata.domain.ofsted import (
+    GradedInspection,
+    HistoricGrade,
+    InspectionRecord,
+    UngradedInspection,
+)
 from schooldata.domain.phase import GiasPhase
 from schooldata.domain.postcode import parse_postcode
 from schooldata.domain.results import MeasureRecord
@@ -520,3 +525,89 @@ def test_dataset_records_keep_an_aware_utc_import_time(store: Store) -> None:
     (stored,) = store.current()
     assert stored.imported_at == dt.datetime(2025, 6, 1, 9, 0, tzinfo=dt.UTC)
     assert stored.row_count == 5
+
+
+# ------------------------------------------------------------------- years, the demo (all stores)
+
+
+def _a8(urn: int, period: str, value: float) -> MeasureRecord:
+    return MeasureRecord(Urn(urn), "ks4", period, "ks4_attainment8_average", reported(value), 90)
+
+
+def test_a_measures_import_replaces_only_the_years_it_holds(store: Store) -> None:
+    use_case = ImportDataset(store=store, clock=FixedClock())
+    for batch in (
+        [_a8(100001, "2022/23", 41.0), _a8(100001, "2023/24", 43.0)],
+        [_a8(100001, "2023/24", 44.0), _a8(100002, "2023/24", 50.0)],
+        [_a8(100001, "2024/25", 46.5)],
+    ):
+        use_case.execute(
+            kind=DatasetKind.MEASURES, items=batch, log=RejectLog(), record=_record("ks4")
+        )
+    held = sorted((r.period, r.measure.value) for r in store.measures_for(urn=Urn(100001)))
+    assert held == [("2022/23", 41.0), ("2023/24", 44.0), ("2024/25", 46.5)]
+    (record,) = [r for r in store.current() if r.name == "ks4"]
+    assert (record.period, record.row_count) == ("2022/23, 2023/24, 2024/25", 4)
+
+
+def test_a_real_import_removes_the_demo_as_the_memory_store_does(store: Store) -> None:
+    def demo(name: str) -> DatasetRecord:
+        return attrs.evolve(_record(name), synthetic=name != "codepoint_open", demo=True)
+
+    results = []
+    for target in (store, InMemoryStore()):
+        use_case = ImportDataset(store=target, clock=FixedClock())
+        use_case.execute(
+            kind=DatasetKind.POSTCODES,
+            items=[("SW1A1AA", Location(51.501, -0.1416)), ("SW1A2AA", Location(51.5, -0.12))],
+            log=RejectLog(),
+            record=demo("codepoint_open"),
+        )
+        use_case.execute(
+            kind=DatasetKind.SCHOOLS,
+            items=[_school(100001, "Invented Primary", gias_phase=GiasPhase.PRIMARY)],
+            log=RejectLog(),
+            record=demo("gias_establishments"),
+        )
+        use_case.execute(
+            kind=DatasetKind.MEASURES,
+            items=[_a8(100001, "2024/25", 40.0)],
+            log=RejectLog(),
+            record=demo("ks4"),
+        )
+        report = use_case.execute(
+            kind=DatasetKind.INSPECTIONS,
+            items=[InspectionRecord(Urn(126370), _ungraded(dt.date(2024, 5, 23)), "10320000")],
+            log=RejectLog(),
+            record=_record("ofsted_graded"),
+        )
+        assert report.removed_demo == ("codepoint_open", "gias_establishments", "ks4")
+        results.append(
+            (
+                list(target.iter_all()),
+                [(r.name, r.demo) for r in target.current()],
+                target.measures_for(urn=Urn(100001)),
+                target.locate(postcode=parse_postcode("SW1A")),
+                target.inspections_for(urn=Urn(126370)),
+            )
+        )
+    assert results[0] == results[1]
+    schools, datasets, measures, outward, inspections = results[0]
+    assert (schools, datasets, measures, outward) == ([], [("ofsted_graded", False)], [], None)
+    assert [i.framework for i in inspections] == ["ungraded"]
+
+
+def _ungraded(day: dt.date) -> UngradedInspection:
+    return UngradedInspection(
+        inspection_date=day,
+        publication_date=dt.date(2024, 6, 20),
+        inspection_type=None,
+        outcome="School remains Outstanding",
+    )
+
+
+def test_an_ungraded_inspection_round_trips_with_its_outcome(store: Store) -> None:
+    record = InspectionRecord(Urn(100005), _ungraded(dt.date(2024, 5, 23)), "10320000")
+    with store.transaction() as tx:
+        tx.replace_inspections(dataset="ofsted_graded", records=[record])
+    assert store.inspections_for(urn=Urn(100005)) == [record]

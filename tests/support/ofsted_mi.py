@@ -69,7 +69,38 @@ LATEST = [
     "Latest OEIF sixth form provision (where applicable)",
     "Latest ungraded inspection number",
     "Date of latest ungraded inspection",
+    "Ungraded inspection publication date",
     "Ungraded inspection overall outcome",
+]
+
+# The monthly "latest graded inspections" file before report cards (2019-2024): the latest
+# ungraded inspection beside the latest graded one (header as Ofsted published it, shortened).
+LATEST_GRADED = [
+    "Web link",
+    *IDENTITY,
+    "Latest ungraded inspection number since last graded inspection",
+    "Number of ungraded inspections since the last graded inspection",
+    "Date of latest ungraded inspection",
+    "Ungraded inspection publication date",
+    "Did the latest ungraded inspection convert to a graded inspection?",
+    "Ungraded inspection overall outcome",
+    "Inspection number of latest graded inspection",
+    "Inspection type",
+    "Inspection start date",
+    "Inspection end date",
+    "Publication date",
+    "Overall effectiveness",
+    "Category of concern",
+    "Quality of education",
+    "Behaviour and attitudes",
+    "Personal development",
+    "Effectiveness of leadership and management",
+    "Safeguarding is effective?",
+    "Early years provision (where applicable)",
+    "Sixth form provision (where applicable)",
+    "Previous graded inspection number",
+    "Previous inspection start date",
+    "Previous graded inspection overall effectiveness",
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
+import attrs
 import pytest
 
 from schooldata.adapters.memory.store import InMemoryStore
@@ -15,7 +16,9 @@ from schooldata.domain.errors import ImportRejected
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.measure import Measure, parse_ees, reported
+from schooldata.domain.ofsted import InspectionRecord, UngradedInspection
 from schooldata.domain.phase import GiasPhase
+from schooldata.domain.postcode import parse_postcode
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.scoring import SuppressionReason
@@ -309,3 +312,174 @@ def test_a_file_with_nothing_to_import_is_refused_and_the_served_data_stays(
             kind=DatasetKind.SCHOOLS, items=parsed(rows, log), log=log, record=record()
         )
     assert snapshot(store) == before
+
+
+# ---------------------------------------------------------------------------- periods held
+
+
+def ks4(values: dict[int, float], period: str) -> list[MeasureRecord]:
+    return [
+        MeasureRecord(Urn(urn), "ks4_results", period, "ks4_attainment8_average", reported(v), 90)
+        for urn, v in values.items()
+    ]
+
+
+def test_importing_a_new_year_keeps_the_years_already_held(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    importer.execute(
+        kind=DatasetKind.MEASURES,
+        items=ks4({900001: 44.0}, "2023/24"),
+        log=RejectLog(),
+        record=record("ks4_results"),
+    )
+    report = importer.execute(
+        kind=DatasetKind.MEASURES,
+        items=ks4({900001: 46.5, 900002: 40.0}, "2024/25"),
+        log=RejectLog(),
+        record=record("ks4_results"),
+    )
+    assert report.rows_imported == 2
+    held = {(r.urn.value, r.period): r.measure.value for r in store.measures_for(urn=Urn(900001))}
+    assert held == {(900001, "2023/24"): 44.0, (900001, "2024/25"): 46.5}
+    (dataset,) = [d for d in store.current() if d.name == "ks4_results"]
+    assert dataset.period == "2023/24, 2024/25"  # freshness reports every period held
+    assert dataset.row_count == 3
+
+
+def test_reimporting_a_year_replaces_that_year_only(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    for period, value in (("2023/24", 44.0), ("2024/25", 46.5), ("2024/25", 47.0)):
+        importer.execute(
+            kind=DatasetKind.MEASURES,
+            items=ks4({900001: value}, period),
+            log=RejectLog(),
+            record=record("ks4_results"),
+        )
+    held = sorted((r.period, r.measure.value) for r in store.measures_for(urn=Urn(900001)))
+    assert held == [("2023/24", 44.0), ("2024/25", 47.0)]
+
+
+# ---------------------------------------------------------------------------- the demo
+
+
+def demo(name: str, *, synthetic: bool = True) -> DatasetRecord:
+    return attrs.evolve(record(name), synthetic=synthetic, demo=True)
+
+
+@pytest.fixture
+def demo_store() -> InMemoryStore:
+    """A store as the bundled demo leaves it: invented schools, results and inspections, and a
+    real but demo-shaped postcode subset."""
+    data = InMemoryStore()
+    run = ImportDataset(store=data, clock=FixedClock()).execute
+    run(
+        kind=DatasetKind.POSTCODES,
+        items=[("SW1A1AA", Location(51.501, -0.1416))],
+        log=RejectLog(),
+        record=demo("codepoint_open", synthetic=False),
+    )
+    run(
+        kind=DatasetKind.SCHOOLS,
+        items=primaries(3),
+        log=RejectLog(),
+        record=demo("gias_establishments"),
+    )
+    run(
+        kind=DatasetKind.MEASURES,
+        items=measure_rows({100001: 60.0, 100002: 70.0}),
+        log=RejectLog(),
+        record=demo("ks2_results"),
+    )
+    return data
+
+
+def test_the_first_real_import_removes_every_demo_dataset_in_the_same_transaction(
+    demo_store: InMemoryStore,
+) -> None:
+    real = [School(urn=Urn(126370), name="Westbury Leigh CofE Primary School")]
+    report = ImportDataset(store=demo_store, clock=FixedClock()).execute(
+        kind=DatasetKind.SCHOOLS, items=real, log=RejectLog(rows_read=1), record=record()
+    )
+    assert report.removed_demo == ("codepoint_open", "gias_establishments", "ks2_results")
+    assert [s.urn.value for s in demo_store.iter_all()] == [126370]
+    assert demo_store.measures_for(urn=Urn(100001)) == []
+    assert [d.name for d in demo_store.current()] == ["gias_establishments"]
+    assert not demo_store.current()[0].demo
+    assert demo_store.locate(postcode=parse_postcode("SW1A 1AA")) is None
+
+
+def test_real_results_into_the_demo_never_attach_to_the_demos_invented_schools(
+    demo_store: InMemoryStore,
+) -> None:
+    ImportDataset(store=demo_store, clock=FixedClock()).execute(
+        kind=DatasetKind.MEASURES,
+        items=ks4({100001: 50.0}, "2024/25"),
+        log=RejectLog(),
+        record=record("ks4_results"),
+    )
+    assert list(demo_store.iter_all()) == []  # the invented schools went with the demo
+    assert {r.dataset for r in demo_store.measures_for(urn=Urn(100001))} == {"ks4_results"}
+
+
+def test_a_refused_real_import_leaves_the_demo_as_it_was(demo_store: InMemoryStore) -> None:
+    before = snapshot(demo_store)
+    log = RejectLog()
+    with pytest.raises(ImportRejected):
+        ImportDataset(store=demo_store, clock=FixedClock()).execute(
+            kind=DatasetKind.SCHOOLS, items=parsed([], log), log=log, record=record()
+        )
+    assert snapshot(demo_store) == before
+
+
+def test_a_real_postcode_directory_beside_the_demo_leaves_the_demo_served(
+    demo_store: InMemoryStore,
+) -> None:
+    report = ImportDataset(store=demo_store, clock=FixedClock()).execute(
+        kind=DatasetKind.POSTCODES,
+        items=[("B11BB", Location(52.48, -1.90))],
+        log=RejectLog(rows_read=1),
+        record=record("onspd"),
+    )
+    assert report.removed_demo == ()
+    assert len(list(demo_store.iter_all())) == 3
+
+
+def test_the_demo_is_refused_by_a_database_holding_real_data(store: InMemoryStore) -> None:
+    before = snapshot(store)
+    with pytest.raises(ImportRejected, match=r"never mixed with real data.*gias_establishments"):
+        ImportDataset(store=store, clock=FixedClock()).execute(
+            kind=DatasetKind.MEASURES,
+            items=measure_rows({900001: 60.0}),
+            log=RejectLog(),
+            record=demo("ks2_results"),
+        )
+    assert snapshot(store) == before
+
+
+def inspection(urn: int, day: dt.date, number: str) -> InspectionRecord:
+    outcome = UngradedInspection(day, None, "S8 Inspection", "School remains Good")
+    return InspectionRecord(Urn(urn), outcome, number)
+
+
+def test_a_year_to_date_inspections_file_keeps_the_inspections_of_earlier_years(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    yearly = record("ofsted_all_inspections")
+    for items in (
+        [
+            inspection(900001, dt.date(2024, 3, 5), "1"),
+            inspection(900001, dt.date(2023, 10, 1), "0"),
+        ],
+        [inspection(900001, dt.date(2024, 10, 8), "2")],  # 2024/25, published to date
+        [
+            inspection(900001, dt.date(2024, 10, 8), "2"),
+            inspection(900002, dt.date(2025, 6, 2), "3"),
+        ],
+    ):
+        importer.execute(kind=DatasetKind.INSPECTIONS, items=items, log=RejectLog(), record=yearly)
+    held = sorted(r.inspection_number or "" for r in store.inspections_for(urn=Urn(900001)))
+    assert held == ["0", "1", "2"]  # 2023/24 stays; 2024/25 is the newest file's
+    (dataset,) = [d for d in store.current() if d.name == "ofsted_all_inspections"]
+    assert dataset.row_count == 4

@@ -20,6 +20,8 @@ from schooldata.domain.measure import (
 )
 
 SYMBOLS = ["c", "z", "x", ":", "low", "u"]
+# The older performance-tables downloads (england_ks4final.csv, england_cfr.csv ...).
+LEGACY_CODES = ["supp", "ne", "np", "na", "lowcov", "new"]
 
 
 @pytest.mark.parametrize(
@@ -44,7 +46,30 @@ def test_each_ees_symbol_is_a_non_reported_measure_with_its_reason(
 
 
 def test_the_symbol_table_covers_exactly_the_documented_symbols() -> None:
-    assert set(EES_SYMBOLS) == set(SYMBOLS)
+    assert set(EES_SYMBOLS) == set(SYMBOLS) | set(LEGACY_CODES)
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "reason"),
+    [
+        ("SUPP", MeasureStatus.SUPPRESSED, "small_cohort"),
+        ("NE", MeasureStatus.NOT_APPLICABLE, "no_entries"),
+        ("NP", MeasureStatus.MISSING, "not_published"),
+        ("NA", MeasureStatus.NOT_APPLICABLE, "not_applicable"),
+        ("LOWCOV", MeasureStatus.SUPPRESSED, "low_coverage"),
+        ("NEW", MeasureStatus.NOT_APPLICABLE, "new_institution"),
+    ],
+)
+def test_each_older_performance_tables_code_is_a_non_zero_kind_with_its_reason(
+    code: str, status: MeasureStatus, reason: str
+) -> None:
+    measure = parse_ees(code)
+    assert (measure.status, measure.value, measure.reason) == (status, None, reason)
+
+
+def test_a_pound_sign_and_thousands_separators_are_read_as_the_number() -> None:
+    assert parse_ees("£5,123") == reported(5123)
+    assert parse_ees("-£1,200") == reported(-1200)
 
 
 @pytest.mark.parametrize("symbol", ["C", " c ", "LOW", " Low\t", "Z", "X", "U"])

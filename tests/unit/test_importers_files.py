@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,67 @@ def test_row_counter_counts_and_reports_progress_every_n_rows() -> None:
     counter.done()
     assert log.rows_read == 12
     assert seen == [3, 6, 12, 12]
+
+
+# ---- zip archives, as OS, ONS and EES publish them ----------------------------------------------
+
+
+def zipped(path: Path, members: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def test_a_zip_is_read_in_place_as_its_csv_members_in_any_folder(tmp_path: Path) -> None:
+    archive = zipped(
+        tmp_path / "codepo_gb.zip",
+        {
+            "Doc/licence.txt": b"OGL",
+            "Data/CSV/sw.csv": b'"SW1A 1AA",10\n',
+            "Data/CSV/ab.csv.gz": gzip.compress(b'"AB10 1AB",10\n'),
+            "Data/": b"",
+        },
+    )
+    paths = expand_sources(archive)
+    assert [files.label_of(p) for p in paths] == [
+        "codepo_gb.zip:Data/CSV/ab.csv.gz",
+        "codepo_gb.zip:Data/CSV/sw.csv",
+    ]
+    assert [fields(p) for p in paths] == [[["AB10 1AB", "10"]], [["SW1A 1AA", "10"]]]
+
+
+def test_a_directory_holding_a_zip_reads_the_zips_members(tmp_path: Path) -> None:
+    zipped(tmp_path / "release.zip", {"data/a.csv": b"x\n"})
+    write(tmp_path / "b.csv", b"y\n")
+    assert [files.label_of(p) for p in expand_sources(tmp_path)] == [
+        "b.csv",
+        "release.zip:data/a.csv",
+    ]
+
+
+def test_a_zip_member_in_cp1252_decodes_like_a_file(tmp_path: Path) -> None:
+    archive = zipped(
+        tmp_path / "gias.zip", {"edubasealldata20251101.csv": b'"Name"\r\n"St Mary\x92s"\r\n'}
+    )
+    (path,) = expand_sources(archive)
+    assert fields(path) == [["Name"], ["St Mary’s"]]
+    assert single_file(archive, "A GIAS establishments extract") == path
+
+
+def test_a_zip_without_csv_files_is_refused_with_its_name(tmp_path: Path) -> None:
+    archive = zipped(tmp_path / "docs.zip", {"readme.txt": b"hello"})
+    with pytest.raises(ImportRejected, match=r"docs\.zip: the zip archive holds no \.csv"):
+        expand_sources(archive)
+
+
+def test_a_bad_byte_in_a_zip_member_names_the_archive_and_member(tmp_path: Path) -> None:
+    archive = zipped(tmp_path / "ees.zip", {"data/table.csv": b"Name\nBad\x81byte\n"})
+    with pytest.raises(ImportRejected, match=r"ees\.zip:data/table\.csv: byte 0x81"):
+        fields(expand_sources(archive)[0])
+
+
+def test_a_zip_with_several_tables_asks_for_one(tmp_path: Path) -> None:
+    archive = zipped(tmp_path / "ees.zip", {"data/a.csv": b"x\n", "data/b.csv": b"y\n"})
+    with pytest.raises(ImportRejected, match=r"exactly one file; got 2: ees\.zip:data/a\.csv"):
+        single_file(archive, "A KS4 school results table")

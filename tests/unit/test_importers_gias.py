@@ -86,7 +86,7 @@ def test_columns_map_onto_the_school() -> None:
     assert (school.capacity, school.pupils, school.percentage_fsm) == (420, 398, 12.5)
     assert school.gender == "Mixed"
     assert school.religious_character == "Church of England"
-    assert school.admissions_policy == "Not applicable"
+    assert school.admissions_policy is None  # GIAS "Not applicable": a placeholder, not a policy
     assert school.boarders == "No boarders"
     assert school.nursery_provision == "No Nursery Classes"
     assert school.official_sixth_form == "Does not have a sixth form"
@@ -104,6 +104,24 @@ def test_columns_map_onto_the_school() -> None:
     assert school.open_date == dt.date(2010, 9, 1)
     assert school.head_name == "Mrs Jane Smith"
     assert school.ofsted is None  # the 2025 layout has no Ofsted grade
+
+
+SHARED_GIAS = Path(__file__).resolve().parents[3] / "shared" / "data" / "gias" / "gias_subset.csv"
+
+
+@pytest.mark.skipif(not SHARED_GIAS.is_file(), reason="the shared real GIAS rows are absent")
+def test_gias_placeholders_are_null_never_served_as_values() -> None:
+    # Real rows (DfE's own fixture): URN 150516 is a British school overseas in Dubai, whose
+    # LA (name) is "Does not apply", LA (code) 0 and GOR (name) "Not Applicable".
+    schools, _ = parse(SHARED_GIAS)
+    overseas = schools[150516]
+    assert (overseas.la_name, overseas.la_code, overseas.region) == (None, None, None)
+    assert overseas.town == "Dubai"
+    nursery = schools[100004]  # ReligiousCharacter "Does not apply", policy "Not applicable"
+    assert (nursery.religious_character, nursery.admissions_policy) == (None, None)
+    assert (nursery.official_sixth_form, nursery.nursery_provision) == (None, None)
+    assert schools[101173].religious_character == "None"  # an answer, kept
+    assert schools[126370].la_name == "Wiltshire"
 
 
 def test_blank_cells_are_none_never_zero_or_empty() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import math
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,10 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schooldata.adapters.importers.gias import (
+    CATEGORY_ATTRS,
     FLOAT_COLUMNS,
     HEAD_NAME,
     INT_COLUMNS,
     NAME,
+    PLACEHOLDERS,
     STATUS,
     TEXT_COLUMNS,
     URN,
@@ -42,7 +45,11 @@ NUMBERS = st.one_of(
     st.sampled_from(["", " ", " 12 ", "1,234", "12.0", "12.5", "1e3", "n/a", "007", "١٢"]),
     st.from_regex(r"[0-9]{14,18}", fullmatch=True),  # both sides of the exact-int limit
 )
-CELLS = st.one_of(st.text(_CELL_CHARS, max_size=12), NUMBERS, st.sampled_from(["Not applicable"]))
+CELLS = st.one_of(
+    st.text(_CELL_CHARS, max_size=12),
+    NUMBERS,
+    st.sampled_from(["Not applicable", "Does not apply", " Not Applicable ", "None"]),
+)
 
 
 def expected_number(cell: str) -> float | None:
@@ -56,6 +63,17 @@ def expected_number(cell: str) -> float | None:
 def expected_int(cell: str) -> int | None:
     number = expected_number(cell)
     return None if number is None or not number.is_integer() else int(number)
+
+
+def expected_text(attr: str, raw: str, cell: Callable[[str], str]) -> str | None:
+    """The cell, trimmed; null where blank, or where a categorical column holds a GIAS
+    placeholder (and the LA code beside a placeholder LA name)."""
+    text = raw.strip() or None
+    if attr in CATEGORY_ATTRS and text is not None and text.lower() in PLACEHOLDERS:
+        return None
+    if attr == "la_code" and cell(TEXT_COLUMNS["la_name"]).strip().lower() in PLACEHOLDERS:
+        return None
+    return text
 
 
 def expected_head(cells: list[str]) -> str | None:
@@ -113,7 +131,7 @@ def test_every_field_comes_from_its_own_cell_in_any_layout(
 
         assert school.status == row[STATUS].strip()
         for attr, column in TEXT_COLUMNS.items():
-            assert getattr(school, attr) == (cell(column).strip() or None), attr
+            assert getattr(school, attr) == expected_text(attr, cell(column), cell), attr
         for attr, column in INT_COLUMNS.items():
             assert getattr(school, attr) == expected_int(cell(column)), attr
         for attr, column in FLOAT_COLUMNS.items():

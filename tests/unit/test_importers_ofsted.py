@@ -10,6 +10,7 @@ import pytest
 from tests.support import ofsted_mi
 
 from schooldata.adapters.importers.ofsted import (
+    DATASET_ALL,
     DATASET_GRADED,
     DATASET_LATEST,
     DATASET_REPORT_CARD,
@@ -19,9 +20,11 @@ from schooldata.adapters.importers.ofsted import (
 from schooldata.domain.errors import ImportRejected
 from schooldata.domain.ofsted import (
     GradedInspection,
+    HistoricGrade,
     InspectionRecord,
     ReportCard,
     ReportCardScale,
+    UngradedInspection,
     inspection_history,
     latest_graded_outcomes,
 )
@@ -168,7 +171,9 @@ def test_the_historic_graded_layout_treats_null_dates_as_no_inspection(tmp_path:
 def test_a_file_without_either_framework_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "not_ofsted.csv"
     path.write_text("URN,School name,Inspection start date\n100001,A school,01/01/2026\n")
-    with pytest.raises(ImportRejected, match="Not an Ofsted management-information file"):
+    with pytest.raises(
+        ImportRejected, match=r"not_ofsted\.csv is not an Ofsted management-information file"
+    ):
         parse(path)
 
 
@@ -187,3 +192,92 @@ def test_one_inspection_published_in_two_files_is_listed_once() -> None:
     assert len(inspection_history([graded("10211111"), graded("10211111")])) == 1
     assert len(inspection_history([graded("10211111"), graded(None)])) == 1
     assert len(inspection_history([graded("10211111"), graded("10299999")])) == 2
+
+
+# ---- graded inspections without an overall grade, and ungraded inspections -----------------
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "importers"
+YEAR_TO_DATE = (
+    FIXTURES / "Management_information_-_state-funded_schools_-_all_inspections_-_year_to_date"
+    "_published_by_31_Aug_2025.csv"
+)
+
+
+def test_the_2024_25_year_to_date_file_is_accepted_as_the_all_inspections_dataset() -> None:
+    assert dataset_of(YEAR_TO_DATE) == DATASET_ALL
+    records, log = parse(YEAR_TO_DATE)
+    assert log.rejects == [] and log.skipped == 0
+    assert [r.framework for r in records] == ["graded", "ungraded", "ungraded"]
+
+
+def test_a_graded_inspection_without_an_overall_grade_keeps_its_sub_judgements_and_no_grade() -> (
+    None
+):
+    records, _ = parse(YEAR_TO_DATE)
+    graded = records[0].inspection
+    assert isinstance(graded, GradedInspection)
+    assert graded.overall_effectiveness is None  # never invented from the sub-judgements
+    assert graded.sub_grades["quality_of_education"] == 2
+    assert graded.safeguarding_effective is True  # "Safeguarding is effective", no "?"
+    assert graded.inspection_date == dt.date(2024, 9, 24)
+    assert latest_graded_outcomes(records) == {Urn(139439): None}
+
+
+def test_ungraded_and_monitoring_inspections_keep_ofsteds_outcome_in_words() -> None:
+    records, _ = parse(YEAR_TO_DATE)
+    coram, monitoring = records[1], records[2]
+    assert isinstance(coram.inspection, UngradedInspection)
+    assert coram.inspection.outcome == "School remains Outstanding"
+    assert coram.inspection.inspection_type == "S8 Inspection"
+    assert coram.inspection.publication_date == dt.date(2024, 11, 20)
+    assert coram.inspection_number == "10342000"
+    assert isinstance(monitoring.inspection, UngradedInspection)
+    assert monitoring.inspection.outcome == "Taking effective action"
+
+
+def test_the_latest_inspections_file_imports_the_latest_ungraded_inspection(
+    tmp_path: Path,
+) -> None:
+    # Thomas Coram (URN 100005): MI lists its ungraded inspection of 23 May 2024.
+    cells = {
+        "URN": "100005",
+        **OEIF,
+        "Latest ungraded inspection number": "10320000",
+        "Date of latest ungraded inspection": "23/05/2024",
+        "Ungraded inspection publication date": "20/06/2024",
+        "Ungraded inspection overall outcome": "School remains Outstanding",
+    }
+    records, log = parse(latest_file(tmp_path, [cells]))
+    assert log.rejects == []
+    assert sorted(r.framework for r in records) == ["graded", "ungraded"]
+    (ungraded,) = [r for r in records if r.framework == "ungraded"]
+    assert isinstance(ungraded.inspection, UngradedInspection)
+    assert ungraded.inspection.inspection_date == dt.date(2024, 5, 23)
+    assert ungraded.inspection.outcome == "School remains Outstanding"
+    assert ungraded.inspection_number == "10320000"
+    # The grade still comes from the graded inspection only.
+    assert latest_graded_outcomes(records)[Urn(100005)].grade == 2  # type: ignore[union-attr]
+    assert inspection_history(records)[0].framework == "ungraded"  # newest first
+
+
+def test_the_historic_latest_graded_file_imports_the_ungraded_inspection_beside_it(
+    tmp_path: Path,
+) -> None:
+    cells = {
+        "URN": "100005",
+        "Latest ungraded inspection number since last graded inspection": "10230000",
+        "Date of latest ungraded inspection": "23/05/2024",
+        "Ungraded inspection publication date": "20/06/2024",
+        "Ungraded inspection overall outcome": "School remains Outstanding",
+        "Inspection number of latest graded inspection": "10040000",
+        "Inspection start date": "11/01/2017",
+        "Overall effectiveness": "1",
+        "Safeguarding is effective?": "Yes",
+    }
+    path = write(tmp_path / "latest_graded.csv", ofsted_mi.LATEST_GRADED, [cells])
+    assert dataset_of(path) == DATASET_GRADED
+    records, _ = parse(path)
+    assert sorted(r.framework for r in records) == ["graded", "ungraded"]
+    (graded,) = [r for r in records if r.framework == "graded"]
+    assert graded.inspection_number == "10040000"
+    assert latest_graded_outcomes(records)[Urn(100005)] == HistoricGrade(1, dt.date(2017, 1, 11))

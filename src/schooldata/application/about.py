@@ -28,9 +28,16 @@ DATASET_FACTS: dict[str, tuple[str, str]] = {
     "ks4_results": ("annual", "Schools with KS4 pupils, England."),
     "ks2_results": ("annual", "State-funded primary schools, England."),
     "ks5_results": ("annual", "Schools and colleges with 16-18 students, England."),
-    "ks5_destinations": ("annual", "2022/23 institution cohort completing 16-18 study, England."),
+    "ks5_destinations": (
+        "annual",
+        "Institution cohorts completing 16-18 study, England; 2022/23 is the newest served.",
+    ),
     "ofsted_report_card": ("monthly", "State-funded schools inspected under report cards."),
     "ofsted_graded": ("monthly", "State-funded schools' latest graded inspections (historic)."),
+    "ofsted_all_inspections": (
+        "monthly",
+        "State-funded schools' inspections in the year: graded, ungraded and monitoring.",
+    ),
     "ofsted_latest_inspections": (
         "monthly",
         "State-funded schools' latest report cards and latest graded inspections (historic).",

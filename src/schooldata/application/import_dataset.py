@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 from collections.abc import Iterable
 from typing import Any
@@ -11,7 +12,7 @@ import attrs
 from schooldata.application.rescore import compute_scores
 from schooldata.domain.dataset import DatasetRecord, ImportReport
 from schooldata.domain.errors import ImportRejected
-from schooldata.domain.ofsted import latest_graded_outcomes
+from schooldata.domain.ofsted import InspectionRecord, latest_graded_outcomes
 from schooldata.domain.scoring import HEADLINE_MEASURE
 from schooldata.ports.clock import Clock
 from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
@@ -21,7 +22,34 @@ from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
 MAX_REJECT_RATIO = 0.01
 MIN_REJECTS_TOLERATED = 10
 # The MI datasets that can hold graded inspections (the historic 1-4 grades come from them).
-GRADED_INSPECTION_DATASETS = ("ofsted_graded", "ofsted_latest_inspections")
+GRADED_INSPECTION_DATASETS = (
+    "ofsted_graded",
+    "ofsted_all_inspections",
+    "ofsted_latest_inspections",
+)
+
+
+# Inspection files of one academic year each (Ofsted's "all inspections - year to date"): a new
+# file replaces the inspections of the years it covers, and earlier years stay in the history.
+YEARLY_INSPECTION_DATASETS = ("ofsted_all_inspections",)
+
+
+def academic_year(day: dt.date) -> int:
+    """The year an English academic year (September to August) starts in."""
+    return day.year if day.month >= 9 else day.year - 1
+
+
+def _replace_inspection_years(
+    tx: DataTransaction, dataset: str, items: Iterable[InspectionRecord]
+) -> tuple[int, int]:
+    new = list(items)
+    years = {academic_year(r.inspection_date) for r in new}
+    kept = [
+        r
+        for r in tx.inspections(datasets=[dataset])
+        if academic_year(r.inspection_date) not in years
+    ]
+    return len(new), tx.replace_inspections(dataset=dataset, records=[*kept, *new])
 
 
 class DatasetKind(enum.Enum):
@@ -39,6 +67,14 @@ class ImportDataset:
     - A file that yields nothing to store (only a header, only closed establishments, only
       other geographies) is refused: an empty import would silently replace a served dataset
       with nothing.
+    - Measures replace only the periods the file holds: last year's results stay, as history
+      (a publisher's file is one year). The dataset record reports every period held. Ofsted's
+      year-to-date inspection files likewise replace only the academic years they cover.
+    - Real and demo data are never served together. The first real import of school data
+      (anything but a postcode directory) into a database holding the bundled demo removes
+      every demo dataset in the same transaction (the synthetic schools, results, inspections
+      and links, and the demo's postcode subset, real OS rows but chosen for the invented
+      schools) and reports which. The demo itself is refused by a database holding real data.
     - Rejected rows are reported with their line number and reason.
     - The import time is the store's record of when this data arrived (`data_updated_at`)."""
 
@@ -56,15 +92,20 @@ class ImportDataset:
         max_reject_ratio: float = MAX_REJECT_RATIO,
     ) -> ImportReport:
         with self._store.transaction() as tx:
-            stored = self._write(tx, kind, items, record)
+            removed = self._separate_from_demo(tx, kind, record)
+            stored, held_rows = self._write(tx, kind, items, record)
             self._enforce_reject_policy(log, max_reject_ratio, record.name)
             self._refuse_empty(log, stored, record.name)
-            if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS):
+            if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS) or removed:
                 self._apply_historic_grades(tx)
             if kind in (DatasetKind.SCHOOLS, DatasetKind.MEASURES):
                 self._rescore(tx)
+            if kind is DatasetKind.MEASURES:
+                held = tx.measure_periods(dataset=record.name)
+                record = attrs.evolve(record, period=", ".join(held) or record.period)
+                held_rows = sum(held.values())
             tx.record_dataset(
-                record=attrs.evolve(record, imported_at=self._clock.now(), row_count=stored)
+                record=attrs.evolve(record, imported_at=self._clock.now(), row_count=held_rows)
             )
         return ImportReport(
             dataset=record.name,
@@ -72,21 +113,54 @@ class ImportDataset:
             rows_imported=stored,
             rejects=tuple(log.rejects),
             skipped=log.skipped,
+            removed_demo=removed,
         )
+
+    @staticmethod
+    def _separate_from_demo(
+        tx: DataTransaction, kind: DatasetKind, record: DatasetRecord
+    ) -> tuple[str, ...]:
+        held = tx.datasets()
+        if record.demo:
+            real = sorted(r.name for r in held if not r.demo)
+            if real:
+                raise ImportRejected(
+                    f"The bundled demo ({record.name}) is never mixed with real data, and this "
+                    f"database holds real data ({', '.join(real)}): load the demo into an empty "
+                    "database (another --db, or another SCHOOLDATA_HOME for the embedded one)."
+                )
+            return ()
+        demo = sorted(r.name for r in held if r.demo)
+        if not demo or kind is DatasetKind.POSTCODES:
+            # A postcode directory is geography, not school data: real postcodes beside the
+            # demo's invented schools is what the demo already is.
+            return ()
+        for name in demo:
+            tx.remove_dataset(name=name)
+        # While the demo is loaded the register and its links are the demo's (a real import
+        # would have removed it): they go with it.
+        tx.replace_schools(schools=())
+        tx.replace_links(links=())
+        return tuple(demo)
 
     @staticmethod
     def _write(
         tx: DataTransaction, kind: DatasetKind, items: Iterable[Any], record: DatasetRecord
-    ) -> int:
+    ) -> tuple[int, int]:
+        """(rows this file gave, rows the dataset holds after it)."""
         if kind is DatasetKind.SCHOOLS:
-            return tx.replace_schools(schools=items)
-        if kind is DatasetKind.POSTCODES:
-            return tx.replace_postcodes(postcodes=items, source=record.name)
-        if kind is DatasetKind.LINKS:
-            return tx.replace_links(links=items)
-        if kind is DatasetKind.INSPECTIONS:
-            return tx.replace_inspections(dataset=record.name, records=items)
-        return tx.replace_measures(dataset=record.name, records=items)
+            stored = tx.replace_schools(schools=items)
+        elif kind is DatasetKind.POSTCODES:
+            stored = tx.replace_postcodes(postcodes=items, source=record.name)
+        elif kind is DatasetKind.LINKS:
+            stored = tx.replace_links(links=items)
+        elif kind is DatasetKind.INSPECTIONS and record.name in YEARLY_INSPECTION_DATASETS:
+            return _replace_inspection_years(tx, record.name, items)
+        elif kind is DatasetKind.INSPECTIONS:
+            stored = tx.replace_inspections(dataset=record.name, records=items)
+        else:
+            stored = tx.replace_measures(dataset=record.name, records=items)
+        return stored, stored
 
     @staticmethod
     def _enforce_reject_policy(log: RejectLog, ratio: float, dataset: str) -> None:

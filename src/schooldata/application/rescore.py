@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from schooldata.domain.results import MeasureRecord
+from schooldata.domain.results import MeasureRecord, preferred
 from schooldata.domain.school import School
 from schooldata.domain.scoring import HEADLINE_MEASURE, Evidence, Score, score_schools
 from schooldata.domain.urn import Urn
@@ -21,9 +21,7 @@ def compute_scores(
         phase = phase_of.get(record.urn)
         if phase is None or HEADLINE_MEASURE.get(phase) != record.code:
             continue
-        current = newest.get(record.urn)
-        if current is None or record.period > current.period:
-            newest[record.urn] = record
+        newest[record.urn] = preferred(newest.get(record.urn), record)
     evidence = [
         Evidence(
             urn=r.urn, phase=phase_of[r.urn], period=r.period, measure=r.measure, cohort=r.cohort

@@ -23,15 +23,18 @@ from attrs import frozen
 from schooldata.application import parameters as p
 from schooldata.domain.catalogue import MEASURES, RESULT_TOPICS, Topic, codes_of, spec_of
 from schooldata.domain.errors import InvalidParameter, LimitExceedsPlan, SchoolNotFound
-from schooldata.domain.measure import Measure, MeasureStatus
+from schooldata.domain.measure import Measure, MeasureStatus, missing
 from schooldata.domain.ofsted import InspectionRecord, inspection_history
 from schooldata.domain.phase import Phase, parse_phase
 from schooldata.domain.plans import Plan
 from schooldata.domain.results import (
+    DESTINATIONS_COHORT_PERIOD,
+    NO_KS2_BASELINE,
     MeasureRecord,
     MeasureSeries,
     apply_publication_rules,
     build_series,
+    preferred,
 )
 from schooldata.domain.school import School
 from schooldata.domain.scoring import HEADLINE_MEASURE
@@ -47,6 +50,13 @@ RANKING_METRICS: tuple[str, ...] = (
 RANKING_PARAMETERS = frozenset({"metric", "phase", "local_authority", "order", "page", "per_page"})
 COMPARE_MINIMUM = 2
 # Headline measures shown even when unpublished, so their absence is explained, not hidden.
+# Each result topic's national headline: its newest period is the topic's current year.
+TOPIC_HEADLINE: dict[Topic, str] = {
+    Topic.KS2: "ks2_rwm_expected_percent",
+    Topic.KS4: "ks4_attainment8_average",
+    Topic.KS5: "ks5_aps_per_entry",
+    Topic.DESTINATIONS: "ks5_sustained_destination_percent",
+}
 ALWAYS_SHOWN: dict[Topic, tuple[str, ...]] = {
     Topic.KS4: ("ks4_attainment8_average", "ks4_progress8_average"),
     Topic.KS2: ("ks2_rwm_expected_percent",),
@@ -134,7 +144,7 @@ class SchoolData:
         for topic in topics:
             wanted = set(codes_of(topic))
             chosen = [r for r in records if r.code in wanted]
-            periods = sorted({r.period for r in chosen})
+            periods = sorted({r.period for r in chosen} | _always_held(topic, chosen))
             out.append(
                 TopicSeries(
                     topic=topic,
@@ -187,12 +197,25 @@ class SchoolData:
         records = self._measures.measures_for(urn=school.urn)
         out: dict[str, tuple[str | None, Measure]] = {}
         for code in codes:
-            mine = [apply_publication_rules(r) for r in records if r.code == code]
-            if not mine:
+            # The topic's newest period is the current one (as in results): a measure that
+            # period lacks is shown missing for it, never an older value as current (Progress
+            # 8 in 2024/25).
+            topic = spec_of(code).topic
+            in_topic = [r for r in records if spec_of(r.code).topic is topic]
+            periods = {r.period for r in in_topic} | _always_held(topic, in_topic)
+            if not periods:
                 out[code] = (None, Measure(MeasureStatus.MISSING, None, "not_published"))
                 continue
-            newest = max(mine, key=lambda r: r.period)
-            out[code] = (newest.period, newest.measure)
+            current = max(periods)
+            found: MeasureRecord | None = None
+            for record in in_topic:
+                if record.code == code and record.period == current:
+                    found = preferred(found, apply_publication_rules(record))
+            if found is None:
+                found = apply_publication_rules(
+                    MeasureRecord(school.urn, "", current, code, missing("not_published"))
+                )
+            out[code] = (current, found.measure)
         return out
 
     def rankings(self, params: p.Params, plan: Plan) -> Ranking:
@@ -251,14 +274,31 @@ class SchoolData:
         latest: dict[Urn, MeasureRecord] = {}
         for stored in self._measures.measures_with_code(code=metric):
             ruled = apply_publication_rules(stored)
-            newest = latest.get(ruled.urn)
-            if newest is None or ruled.period > newest.period:
-                latest[ruled.urn] = ruled
+            latest[ruled.urn] = preferred(latest.get(ruled.urn), ruled)
         roster = {s.urn for s in schools}
-        period = max((r.period for u, r in latest.items() if u in roster), default=None)
+        periods = {r.period for u, r in latest.items() if u in roster}
+        # The current year is the topic's newest (as in results): a year whose file lacks the
+        # metric (Progress 8 in 2024/25) ranks nobody on last year's figure.
+        anchor = TOPIC_HEADLINE.get(spec_of(metric).topic)
+        if anchor is not None and anchor != metric:
+            periods |= {
+                r.period for r in self._measures.measures_with_code(code=anchor) if r.urn in roster
+            }
+        period = max(periods, default=None)
+        unpublished = (
+            None
+            if period is None
+            else apply_publication_rules(
+                MeasureRecord(Urn(0), "", period, metric, missing("not_published"))
+            ).measure
+        )
         for school in schools:
             record = latest.get(school.urn)
-            if record is None:
+            if (record is None or record.period != period) and (
+                unpublished is not None and unpublished.reason == NO_KS2_BASELINE
+            ):
+                excluded[NO_KS2_BASELINE] += 1
+            elif record is None:
                 excluded["no_comparable_evidence"] += 1
             elif record.period != period:
                 excluded["stale_evidence"] += 1
@@ -273,6 +313,14 @@ class SchoolData:
             else:
                 values.append((school, record.measure.value))
         return values, excluded, period
+
+
+def _always_held(topic: Topic, records: Sequence[MeasureRecord]) -> set[str]:
+    """Periods a topic shows even without a record: the 16-18 destinations cohort the product
+    serves (2022/23), so an older cohort's figures are history, never the current value."""
+    if topic is Topic.DESTINATIONS and records:
+        return {DESTINATIONS_COHORT_PERIOD}
+    return set()
 
 
 def metric_label(metric: str) -> str:

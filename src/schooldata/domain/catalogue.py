@@ -31,6 +31,35 @@ class MeasureSpec:
     rankable: bool = False
 
 
+def _admissions(phase: str) -> tuple[MeasureSpec, ...]:
+    """One application round's measures (DfE's school-level applications and offers: an
+    all-through school has a primary and a secondary round, each its own figures)."""
+    heading = {"primary": "Primary round", "secondary": "Secondary round"}[phase]
+
+    def spec(measure: str, label: str, unit: str) -> MeasureSpec:
+        return MeasureSpec(
+            f"admissions_{phase}_{measure}", f"{heading}: {label}", Topic.ADMISSIONS, unit
+        )
+
+    return (
+        spec("places_offered", "places offered", "places"),
+        spec("applications", "times named as a preference", "applications"),
+        spec("first_preferences", "first preferences", "applications"),
+        spec("offers", "offers to applicants who named the school", "offers"),
+        spec("first_preference_offers", "offers to first-preference applicants", "offers"),
+        # DfE's proportion_1stprefs_v_1stprefoffers: first preferences divided by the offers
+        # made to them (42 / 30 = 1.4). A demand ratio, not a share: 1 or less means every
+        # first preference could be met.
+        spec(
+            "first_preferences_per_first_preference_offer",
+            "first preferences per first-preference offer",
+            "ratio",
+        ),
+        # proportion_1stprefs_v_totaloffers: first preferences per place offered.
+        spec("first_preferences_per_place", "first preferences per place offered", "ratio"),
+    )
+
+
 _SPECS: tuple[MeasureSpec, ...] = (
     MeasureSpec("ks2_pupil_count", "KS2 pupils", Topic.KS2, "pupils"),
     MeasureSpec(
@@ -64,6 +93,30 @@ _SPECS: tuple[MeasureSpec, ...] = (
         "scaled score",
         True,
         True,
+    ),
+    MeasureSpec(
+        "ks2_reading_expected_percent", "Reading: % at expected standard", Topic.KS2, "percent"
+    ),
+    MeasureSpec(
+        "ks2_writing_expected_percent",
+        "Writing (teacher assessment): % at expected standard",
+        Topic.KS2,
+        "percent",
+    ),
+    MeasureSpec(
+        "ks2_maths_expected_percent", "Maths: % at expected standard", Topic.KS2, "percent"
+    ),
+    MeasureSpec(
+        "ks2_gps_expected_percent",
+        "Grammar, punctuation and spelling: % at expected standard",
+        Topic.KS2,
+        "percent",
+    ),
+    MeasureSpec(
+        "ks2_gps_average_scaled_score",
+        "Grammar, punctuation and spelling average scaled score",
+        Topic.KS2,
+        "scaled score",
     ),
     MeasureSpec("ks4_end_pupil_count", "Pupils at the end of KS4", Topic.KS4, "pupils"),
     MeasureSpec("ks4_attainment8_average", "Attainment 8 average", Topic.KS4, "points", True, True),
@@ -113,6 +166,30 @@ _SPECS: tuple[MeasureSpec, ...] = (
         True,
     ),
     MeasureSpec(
+        "ks5_aps_per_entry_academic",
+        "Average point score per entry (academic qualifications)",
+        Topic.KS5,
+        "points",
+    ),
+    MeasureSpec(
+        "ks5_aps_per_entry_applied_general",
+        "Average point score per entry (applied general qualifications)",
+        Topic.KS5,
+        "points",
+    ),
+    MeasureSpec(
+        "ks5_aps_per_entry_tech_level",
+        "Average point score per entry (tech levels)",
+        Topic.KS5,
+        "points",
+    ),
+    MeasureSpec(
+        "ks5_aps_per_entry_technical_certificate",
+        "Average point score per entry (technical certificates, level 2)",
+        Topic.KS5,
+        "points",
+    ),
+    MeasureSpec(
         "ks5_destinations_cohort",
         "Students in the destinations cohort",
         Topic.DESTINATIONS,
@@ -130,6 +207,18 @@ _SPECS: tuple[MeasureSpec, ...] = (
         "ks5_education_destination_percent", "Sustained education", Topic.DESTINATIONS, "percent"
     ),
     MeasureSpec(
+        "ks5_higher_education_destination_percent",
+        "Sustained higher education",
+        Topic.DESTINATIONS,
+        "percent",
+    ),
+    MeasureSpec(
+        "ks5_further_education_destination_percent",
+        "Sustained further education",
+        Topic.DESTINATIONS,
+        "percent",
+    ),
+    MeasureSpec(
         "ks5_apprenticeship_destination_percent",
         "Sustained apprenticeship",
         Topic.DESTINATIONS,
@@ -139,33 +228,15 @@ _SPECS: tuple[MeasureSpec, ...] = (
         "ks5_employment_destination_percent", "Sustained employment", Topic.DESTINATIONS, "percent"
     ),
     MeasureSpec(
-        "admissions_places_offered",
-        "Places offered (published admission number)",
-        Topic.ADMISSIONS,
-        "places",
+        "ks5_not_sustained_destination_percent",
+        "Destination not sustained",
+        Topic.DESTINATIONS,
+        "percent",
     ),
     MeasureSpec(
-        "admissions_applications", "Applications received", Topic.ADMISSIONS, "applications"
+        "ks5_destination_unknown_percent", "Activity not captured", Topic.DESTINATIONS, "percent"
     ),
-    MeasureSpec(
-        "admissions_first_preferences",
-        "First-preference applications",
-        Topic.ADMISSIONS,
-        "applications",
-    ),
-    MeasureSpec(
-        "admissions_first_preference_offers",
-        "Offers to first-preference applicants",
-        Topic.ADMISSIONS,
-        "offers",
-    ),
-    MeasureSpec("admissions_offers", "Offers made", Topic.ADMISSIONS, "offers"),
-    MeasureSpec(
-        "admissions_first_preference_offer_rate",
-        "Share of first preferences offered",
-        Topic.ADMISSIONS,
-        "proportion",
-    ),
+    *(spec for phase in ("primary", "secondary") for spec in _admissions(phase)),
     MeasureSpec("finance_pupils_fte", "Pupils (FTE)", Topic.FINANCE, "pupils"),
     MeasureSpec("finance_total_income", "Total income", Topic.FINANCE, "GBP"),
     MeasureSpec("finance_total_expenditure", "Total expenditure", Topic.FINANCE, "GBP"),
@@ -174,6 +245,12 @@ _SPECS: tuple[MeasureSpec, ...] = (
     MeasureSpec(
         "finance_staff_costs_percent",
         "Staff costs as a share of expenditure",
+        Topic.FINANCE,
+        "percent",
+    ),
+    MeasureSpec(
+        "finance_teaching_staff_percent",
+        "Teaching staff as a share of expenditure",
         Topic.FINANCE,
         "percent",
     ),

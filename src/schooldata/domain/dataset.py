@@ -12,7 +12,10 @@ class DatasetRecord:
     """What the API reports in `meta.sources` and `meta.data_updated_at`.
 
     `name` is the dataset kind (`gias_establishments`, `codepoint_open`, ...); one record per
-    kind is current, replaced by each successful import of that kind.
+    kind is current, replaced by each successful import of that kind. `synthetic` marks invented
+    data; `demo` marks everything the bundled demo loaded (its synthetic schools and results, and
+    the real but demo-shaped postcode subset beside them): the demo is never served together
+    with real school data.
     """
 
     name: str
@@ -28,6 +31,7 @@ class DatasetRecord:
     coverage: str | None = None
     row_count: int = 0
     synthetic: bool = False
+    demo: bool = False
 
 
 @frozen
@@ -39,6 +43,7 @@ class ImportReport:
     rows_imported: int
     rejects: tuple[tuple[int, str], ...] = ()
     skipped: int = 0
+    removed_demo: tuple[str, ...] = ()  # the demo datasets this (real) import removed
 
     @property
     def rows_rejected(self) -> int:

@@ -63,6 +63,9 @@ def missing(reason: str = "not_published") -> Measure:
 # EES symbol -> measure kind. `low` is a positive figure that rounds to zero: publishing it as
 # 0 would be the exact error the contract forbids, so it is suppressed with that reason.
 # `u` marks low reliability; where it stands alone (no number) the figure is withheld.
+# The older performance-tables downloads (`england_ks4final.csv` ...) wrote codes instead:
+# SUPP suppressed (small cohort), NE no entries, NP not published, NA not applicable, LOWCOV
+# too few pupils covered to publish, NEW a new institution with no results yet.
 EES_SYMBOLS: dict[str, Measure] = {
     "c": suppressed("small_cohort"),
     "z": not_applicable("not_applicable"),
@@ -70,14 +73,20 @@ EES_SYMBOLS: dict[str, Measure] = {
     ":": missing("not_available"),
     "low": suppressed("rounds_to_zero"),
     "u": suppressed("low_reliability"),
+    "supp": suppressed("small_cohort"),
+    "ne": not_applicable("no_entries"),
+    "np": missing("not_published"),
+    "na": not_applicable("not_applicable"),
+    "lowcov": suppressed("low_coverage"),
+    "new": not_applicable("new_institution"),
 }
 
 
 def parse_ees(raw: str | None, *, percent: bool = False) -> Measure:
     """Parse one EES cell: a number, one of the symbols, or blank (missing).
 
-    Numbers may carry thousands separators or a trailing `%`. Anything else unparseable is
-    reported as missing with reason `unparseable` rather than guessed.
+    Numbers may carry thousands separators, a leading `£` or a trailing `%`. Anything else
+    unparseable is reported as missing with reason `unparseable` rather than guessed.
     """
     text = (raw or "").strip()
     if not text:
@@ -85,7 +94,7 @@ def parse_ees(raw: str | None, *, percent: bool = False) -> Measure:
     symbol = EES_SYMBOLS.get(text.lower())
     if symbol is not None:
         return symbol
-    cleaned = text.replace(",", "")
+    cleaned = text.replace(",", "").removeprefix("£").replace("-£", "-")
     if percent or cleaned.endswith("%"):
         cleaned = cleaned.rstrip("%")
     try:

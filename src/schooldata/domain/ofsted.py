@@ -1,8 +1,11 @@
 """Ofsted outcomes under two frameworks that must never be compared or mapped onto each other.
 
 - Graded inspections (until 2024/25): an overall effectiveness grade 1-4 (scrapped from
-  September 2024). After report cards started on 10 November 2025 these grades are historic:
-  served with their date and `comparable: false`.
+  September 2024: graded inspections after that give the sub-judgements only). After report
+  cards started on 10 November 2025 these grades are historic: served with their date and
+  `comparable: false`.
+- Ungraded inspections (section 8, under the graded framework): an outcome in words ("School
+  remains Good"), never a grade of their own.
 - Report cards (from 10 November 2025): evaluation areas on a five-point scale, plus
   safeguarding met / not met. Never turned into a 1-4 number.
 """
@@ -115,11 +118,29 @@ class GradedInspection:
 
 
 @frozen
+class UngradedInspection:
+    """An ungraded inspection: Ofsted's outcome in words, as published ("School remains
+    Outstanding", "Taking effective action"). It gives no 1-4 grade and none is derived."""
+
+    inspection_date: dt.date
+    publication_date: dt.date | None
+    inspection_type: str | None
+    outcome: str | None
+
+    @property
+    def comparable(self) -> bool:
+        return False
+
+
+Inspection = ReportCard | GradedInspection | UngradedInspection
+
+
+@frozen
 class InspectionRecord:
     """One Ofsted inspection of one school, under whichever framework it was made."""
 
     urn: Urn
-    inspection: ReportCard | GradedInspection
+    inspection: Inspection
     inspection_number: str | None = None
 
     @property
@@ -128,7 +149,9 @@ class InspectionRecord:
 
     @property
     def framework(self) -> str:
-        return "report_card" if isinstance(self.inspection, ReportCard) else "graded"
+        if isinstance(self.inspection, ReportCard):
+            return "report_card"
+        return "graded" if isinstance(self.inspection, GradedInspection) else "ungraded"
 
 
 GRADED_SUB_JUDGEMENTS: tuple[str, ...] = (
@@ -162,17 +185,31 @@ def _same_inspection(a: InspectionRecord, b: InspectionRecord) -> bool:
     return None in numbers or numbers[0] == numbers[1]
 
 
-def latest_graded_outcomes(records: Iterable[InspectionRecord]) -> dict[Urn, HistoricGrade]:
-    """Each school's newest graded overall-effectiveness judgement (the historic 1-4 grade).
+def latest_graded_outcomes(
+    records: Iterable[InspectionRecord],
+) -> dict[Urn, HistoricGrade | None]:
+    """Each school's historic 1-4 grade: the overall effectiveness of its newest graded
+    inspection, or None when that inspection gave none (graded inspections from September
+    2024 judge the sub-areas only): an older grade is superseded, never carried forward, and
+    none is derived from the sub-judgements.
 
-    Report cards never count: they are not on the 1-4 scale and are never mapped onto it."""
-    latest: dict[Urn, HistoricGrade] = {}
+    Report cards and ungraded inspections never count: neither gives a 1-4 grade."""
+    newest: dict[Urn, GradedInspection] = {}
     for record in records:
         inspection = record.inspection
-        if not isinstance(inspection, GradedInspection) or inspection.overall_effectiveness is None:
+        if not isinstance(inspection, GradedInspection):
             continue
-        current = latest.get(record.urn)
-        date = inspection.inspection_date
-        if current is None or current.inspection_date is None or date > current.inspection_date:
-            latest[record.urn] = HistoricGrade(inspection.overall_effectiveness, date)
-    return latest
+        current = newest.get(record.urn)
+        if current is None or _graded_order(inspection) > _graded_order(current):
+            newest[record.urn] = inspection
+    return {
+        urn: None
+        if inspection.overall_effectiveness is None
+        else HistoricGrade(inspection.overall_effectiveness, inspection.inspection_date)
+        for urn, inspection in newest.items()
+    }
+
+
+def _graded_order(inspection: GradedInspection) -> tuple[dt.date, bool]:
+    # The same inspection in two files, one with its grade: the grade is the one to keep.
+    return inspection.inspection_date, inspection.overall_effectiveness is not None

@@ -66,6 +66,22 @@ def apply_publication_rules(record: MeasureRecord) -> MeasureRecord:
     return record
 
 
+def preferred(current: MeasureRecord | None, candidate: MeasureRecord) -> MeasureRecord:
+    """Of two records of one measure of one school, the one to serve: the newer period; for
+    the same period (one figure published in two files, as the KS4 pupil count is in both the
+    information and the results files) a reported figure wins over a suppressed or missing one,
+    so one file's `c` never hides the number the other published."""
+    if current is None or candidate.period > current.period:
+        return candidate
+    if (
+        candidate.period == current.period
+        and candidate.measure.is_reported
+        and not current.measure.is_reported
+    ):
+        return candidate
+    return current
+
+
 @frozen
 class YearValue:
     period: str
@@ -95,7 +111,9 @@ def build_series(
     (Progress 8 in 2024/25) is shown as null with its reason rather than silently absent."""
     by_code: dict[str, dict[str, MeasureRecord]] = {code: {} for code in always}
     for record in records:
-        by_code.setdefault(record.code, {})[record.period] = apply_publication_rules(record)
+        by_period = by_code.setdefault(record.code, {})
+        ruled = apply_publication_rules(record)
+        by_period[record.period] = preferred(by_period.get(record.period), ruled)
     series = []
     for code in sorted(by_code):
         points = []

@@ -35,6 +35,7 @@ from schooldata.domain.ofsted import (
     HistoricGrade,
     InspectionRecord,
     ReportCard,
+    UngradedInspection,
 )
 from schooldata.domain.phase import GiasPhase, Phase
 from schooldata.domain.plans import Plan
@@ -411,6 +412,12 @@ def _inspection(record: InspectionRecord) -> dict[str, Any]:
             else ("met" if inspection.safeguarding_met else "not met")
         )
         base["comparable_with_graded"] = False
+        return base
+    if isinstance(inspection, UngradedInspection):
+        # Ofsted's words, as published: an ungraded inspection gives no grade of its own.
+        base["outcome"] = inspection.outcome
+        base["historic"] = True
+        base["comparable"] = False
         return base
     base["overall_effectiveness"] = inspection.overall_effectiveness
     base["overall_effectiveness_label"] = (

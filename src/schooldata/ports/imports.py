@@ -45,7 +45,15 @@ class DataTransaction(Protocol):
 
     def replace_links(self, *, links: Iterable[EstablishmentLink]) -> int: ...
 
-    def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int: ...
+    def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int:
+        """Replace the records `dataset` holds for the periods the new records cover; its other
+        periods are kept (a publisher's file is one year: last year's stays history)."""
+        ...
+
+    def measure_periods(self, *, dataset: str) -> dict[str, int]:
+        """The periods `dataset` holds, oldest first, each with its number of records, as this
+        transaction sees them."""
+        ...
 
     def replace_inspections(self, *, dataset: str, records: Iterable[InspectionRecord]) -> int:
         """Replace the inspections that came from `dataset` (each Ofsted MI layout is its own)."""
@@ -53,8 +61,9 @@ class DataTransaction(Protocol):
 
     def set_scores(self, *, scores: dict[Urn, Score]) -> None: ...
 
-    def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade]) -> None:
-        """Set the historic Ofsted grade of these schools (others keep the register's own)."""
+    def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade | None]) -> None:
+        """Set the historic Ofsted grade of these schools (None: no single-word grade); others
+        keep the register's own."""
         ...
 
     def inspections(self, *, datasets: Iterable[str]) -> Iterator[InspectionRecord]:
@@ -62,6 +71,15 @@ class DataTransaction(Protocol):
         ...
 
     def record_dataset(self, *, record: DatasetRecord) -> None: ...
+
+    def datasets(self) -> list[DatasetRecord]:
+        """The dataset records as this transaction sees them."""
+        ...
+
+    def remove_dataset(self, *, name: str) -> None:
+        """Forget a dataset: its record, and the measures, inspections and postcodes it holds.
+        (The register and its links are whole tables: `replace_schools` / `replace_links`.)"""
+        ...
 
     def served_schools(self) -> Iterator[School]:
         """The schools as this transaction sees them (for rescoring before commit)."""

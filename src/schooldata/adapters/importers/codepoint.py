@@ -10,16 +10,20 @@ converted ~50k at a time, so nothing is held beyond one batch.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
+import zipfile
 from array import array
 from collections.abc import Iterable, Iterator
 from itertools import chain, islice, repeat
 from pathlib import Path
 
 from schooldata.adapters.importers.files import (
+    DataPath,
     RowCounter,
     Source,
+    ZipMember,
     csv_rows,
     expand_sources,
     plain_rows,
@@ -37,6 +41,9 @@ BLOCK = 2_000
 # The product's own header names, long and short (Code-Point_Open_Column_Headers.csv).
 _HEADERS = frozenset({("postcode", "positional_quality_indicator"), ("pc", "pq")})
 _FULL_POSTCODE = re.compile(r"[A-Z]{1,2}[0-9][A-Z0-9]?[0-9][A-Z]{2}")
+# The product's Doc/metadata.txt: "COPYRIGHT DATE: 20251020".
+_COPYRIGHT_DATE = re.compile(r"COPYRIGHT DATE:\s*([0-9]{4})([0-9]{2})([0-9]{2})", re.IGNORECASE)
+METADATA = "metadata.txt"
 
 
 def parse_codepoint(
@@ -53,7 +60,45 @@ def parse_codepoint(
     return _located(paths, log, RowCounter(log, progress), batch_size)
 
 
-def first_row(path: Path) -> list[str]:
+def release_date(paths: list[DataPath]) -> dt.date | None:
+    """The date of the Code-Point release these files come from: the product's own
+    `Doc/metadata.txt` (beside the area files, up the release's folders, or in its zip), else the
+    date the zip archive records for its area files; None when neither says."""
+    for text in _metadata_texts(paths):
+        match = _COPYRIGHT_DATE.search(text)
+        if match is not None:
+            try:
+                return dt.date(*(int(g) for g in match.groups()))
+            except ValueError:
+                continue
+    members = [path for path in paths if isinstance(path, ZipMember)]
+    if members:
+        return max(dt.date(*member.modified()) for member in members)
+    return None
+
+
+def _metadata_texts(paths: list[DataPath]) -> Iterator[str]:
+    seen: set[Path] = set()
+    for path in paths:
+        if isinstance(path, ZipMember):
+            if path.archive in seen:
+                continue
+            seen.add(path.archive)
+            with zipfile.ZipFile(path.archive) as archive:
+                for name in archive.namelist():
+                    if name.rsplit("/", 1)[-1].lower() == METADATA:
+                        yield archive.read(name).decode("utf-8", "replace")
+            continue
+        # codepo_gb/Data/CSV/ab.csv -> codepo_gb/Doc/metadata.txt
+        for folder in list(path.parents)[:4]:
+            for candidate in (folder / METADATA, folder / "Doc" / METADATA):
+                if candidate in seen or not candidate.is_file():
+                    continue
+                seen.add(candidate)
+                yield candidate.read_text("utf-8", "replace")
+
+
+def first_row(path: DataPath) -> list[str]:
     rows = csv_rows(path)
     try:
         first = next(rows, None)
@@ -88,7 +133,7 @@ def _is_header(row: list[str]) -> bool:
 
 
 def _located(
-    paths: list[Path], log: RejectLog, counter: RowCounter, batch_size: int
+    paths: list[DataPath], log: RejectLog, counter: RowCounter, batch_size: int
 ) -> Iterator[tuple[str, Location]]:
     # chain() hands out the pairs of each converted batch in C; a generator yielding them one
     # by one would cost a Python frame resumption per postcode.
@@ -96,7 +141,7 @@ def _located(
 
 
 def _batches(
-    paths: list[Path], log: RejectLog, counter: RowCounter, batch_size: int
+    paths: list[DataPath], log: RejectLog, counter: RowCounter, batch_size: int
 ) -> Iterator[Iterable[tuple[str, Location]]]:
     batch = _Batch()
     for path in paths:
@@ -111,7 +156,7 @@ def _batches(
     counter.done()
 
 
-def _blocks(path: Path) -> Iterator[tuple[int, list[list[str]]]]:
+def _blocks(path: DataPath) -> Iterator[tuple[int, list[list[str]]]]:
     """(line of the first row, up to BLOCK rows) after any header-like leading rows."""
     with plain_rows(path) as reader:
         line = 1

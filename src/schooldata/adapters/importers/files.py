@@ -4,6 +4,10 @@ Publishers disagree about encodings (GIAS writes cp1252, DfE's EES and OS write 
 and developers re-save GIAS extracts as UTF-8), so every file is read as UTF-8 until a byte
 proves otherwise, then as strict cp1252. Decoding is streamed: a 1.7M-row file is never
 held whole.
+
+Publishers also ship zip archives (OS Code-Point Open, ONSPD, EES "download all files"): a
+zip is read in place, as the .csv/.csv.gz members it holds in any folder, exactly as if it
+had been unpacked into a directory; nothing is extracted to disk.
 """
 
 from __future__ import annotations
@@ -14,40 +18,135 @@ import glob
 import gzip
 import io
 import os
+import zipfile
 from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import chain
 from pathlib import Path
+from typing import IO
+
+from attrs import frozen
 
 from schooldata.domain.errors import ImportRejected
 from schooldata.ports.imports import Progress, RejectLog
 
 __all__ = [
     "Columns",
+    "DataPath",
     "Progress",
     "RowCounter",
     "Source",
+    "ZipMember",
     "csv_rows",
     "expand_sources",
+    "label_of",
     "plain_rows",
     "read_header",
     "single_file",
 ]
 
-Source = str | os.PathLike[str] | Iterable[str | os.PathLike[str]]
-"""One file, a directory (its .csv/.csv.gz files, recursively), a glob, or several of those."""
-
 DATA_SUFFIXES = (".csv", ".csv.gz")
 _GLOB_CHARS = frozenset("*?[")
 _CHUNK = 1 << 20
 _GZIP_MAGIC = b"\x1f\x8b"
+_ZIP_MAGIC = b"PK\x03\x04"
 _BOM = codecs.BOM_UTF8
 
 
-def expand_sources(source: Source) -> list[Path]:
+@frozen
+class ZipMember:
+    """One file inside a zip archive, read in place (never extracted)."""
+
+    archive: Path
+    member: str
+
+    @property
+    def name(self) -> str:
+        """The member's own file name (what publishers' naming rules apply to)."""
+        return self.member.rsplit("/", 1)[-1]
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return (*self.archive.parts, *(p for p in self.member.split("/") if p))
+
+    @property
+    def label(self) -> str:
+        return f"{self.archive.name}:{self.member}"
+
+    def open_binary(self) -> io.BufferedIOBase:
+        archive = zipfile.ZipFile(self.archive)
+        try:
+            member = archive.open(self.member)
+        except (OSError, zipfile.BadZipFile, NotImplementedError, KeyError) as err:
+            archive.close()
+            raise ImportRejected(f"{self.label} cannot be read: {err}") from err
+        return io.BufferedReader(_MemberRaw(archive, member), _CHUNK)
+
+    def modified(self) -> tuple[int, int, int]:
+        """The member's date as the archive records it (year, month, day)."""
+        with zipfile.ZipFile(self.archive) as archive:
+            year, month, day, *_ = archive.getinfo(self.member).date_time
+        return year, month, day
+
+    def __str__(self) -> str:
+        return self.label
+
+
+DataPath = Path | ZipMember
+"""A file to read: on disk, or a member of a zip archive."""
+
+Source = str | os.PathLike[str] | ZipMember | Iterable[str | os.PathLike[str] | ZipMember]
+"""One file, a directory (its .csv/.csv.gz files, recursively), a zip archive (its .csv/.csv.gz
+members, in any folder), a glob, or several of those."""
+
+
+class _MemberRaw(io.RawIOBase):
+    """A zip member's bytes; closing it closes its archive too."""
+
+    def __init__(self, archive: zipfile.ZipFile, member: IO[bytes]) -> None:
+        self._archive = archive
+        self._member = member
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview | bytearray) -> int:  # type: ignore[override]
+        data = self._member.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                self._member.close()
+                self._archive.close()
+            finally:
+                super().close()
+
+
+class _OwningGzip(gzip.GzipFile):
+    """gzip over a stream it was given, closing that stream when it closes."""
+
+    def __init__(self, stream: io.BufferedIOBase) -> None:
+        super().__init__(fileobj=stream, mode="rb")
+        self._stream = stream
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._stream.close()
+
+
+def label_of(path: DataPath) -> str:
+    """How a file is named in messages: its name, or archive:member for a zip member."""
+    return path.label if isinstance(path, ZipMember) else path.name
+
+
+def expand_sources(source: Source) -> list[DataPath]:
     """The data files a source names, in a stable (sorted) order; none at all is an error."""
-    items = [source] if isinstance(source, str | os.PathLike) else list(source)
-    paths: list[Path] = []
+    items = [source] if isinstance(source, str | os.PathLike | ZipMember) else list(source)
+    paths: list[DataPath] = []
     for item in items:
         paths.extend(_expand_one(item))
     if not paths:
@@ -55,42 +154,84 @@ def expand_sources(source: Source) -> list[Path]:
     return paths
 
 
-def single_file(source: Source, what: str) -> Path:
+def single_file(source: Source, what: str) -> DataPath:
     """The one file a single-file dataset (a GIAS extract, an EES table) is read from."""
     paths = expand_sources(source)
     if len(paths) != 1:
-        names = ", ".join(p.name for p in paths[:5])
+        names = ", ".join(label_of(p) for p in paths[:5])
         raise ImportRejected(f"{what} is read from exactly one file; got {len(paths)}: {names}")
     return paths[0]
 
 
-def _expand_one(item: str | os.PathLike[str]) -> list[Path]:
+def _expand_one(item: str | os.PathLike[str] | ZipMember) -> list[DataPath]:
+    if isinstance(item, ZipMember):
+        return [item]
     path = Path(item)
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.is_file() and _is_data_file(p))
+        found: list[DataPath] = []
+        for child in sorted(p for p in path.rglob("*") if p.is_file()):
+            if _is_data_file(child):
+                found.append(child)
+            elif child.name.lower().endswith(".zip") and is_zip(child):
+                found.extend(_zip_members(child))
+        return found
     if path.is_file():
-        return [path]
+        return _zip_members(path, required=True) if is_zip(path) else [path]
     text = os.fspath(item)
     if _GLOB_CHARS & set(text):
-        return sorted(Path(p) for p in glob.glob(text, recursive=True) if Path(p).is_file())
+        matches = sorted(Path(p) for p in glob.glob(text, recursive=True) if Path(p).is_file())
+        return [member for match in matches for member in _expand_one(match)]
     raise ImportRejected(f"No such file or directory: {text}")
+
+
+def is_zip(path: Path) -> bool:
+    """A zip archive, by its content (whatever its name says)."""
+    try:
+        with path.open("rb") as probe:
+            magic = probe.read(len(_ZIP_MAGIC))
+    except OSError:
+        return False
+    return magic == _ZIP_MAGIC and zipfile.is_zipfile(path)
+
+
+def _zip_members(path: Path, *, required: bool = False) -> list[DataPath]:
+    """The .csv/.csv.gz members of a zip, in any folder, sorted by their path in it."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = sorted(
+                info.filename
+                for info in archive.infolist()
+                if not info.is_dir() and info.filename.lower().endswith(DATA_SUFFIXES)
+            )
+    except (OSError, zipfile.BadZipFile) as err:
+        raise ImportRejected(f"{path.name} is not a readable zip archive: {err}") from err
+    if not names and required:
+        raise ImportRejected(f"{path.name}: the zip archive holds no .csv or .csv.gz files.")
+    return [ZipMember(path, name) for name in names]
 
 
 def _is_data_file(path: Path) -> bool:
     return path.name.lower().endswith(DATA_SUFFIXES)
 
 
-def _describe(items: list[str | os.PathLike[str]]) -> str:
-    return ", ".join(os.fspath(i) for i in items) or "(no sources given)"
+def _describe(items: list[str | os.PathLike[str] | ZipMember]) -> str:
+    return ", ".join(str(i) if isinstance(i, ZipMember) else os.fspath(i) for i in items) or (
+        "(no sources given)"
+    )
 
 
-def _open_binary(path: Path) -> io.BufferedIOBase:
+def _open_raw(path: DataPath) -> io.BufferedIOBase:
+    return path.open_binary() if isinstance(path, ZipMember) else path.open("rb")
+
+
+def _open_binary(path: DataPath) -> io.BufferedIOBase:
     # By content, not by name: a `.csv` that is really gzip (or the reverse) still reads.
-    with path.open("rb") as probe:
+    with _open_raw(path) as probe:
         magic = probe.read(len(_GZIP_MAGIC))
+    raw = _open_raw(path)
     if magic == _GZIP_MAGIC:
-        return gzip.open(path, "rb")
-    return path.open("rb")
+        return _OwningGzip(raw)
+    return raw
 
 
 class _Utf8OrCp1252:
@@ -101,7 +242,7 @@ class _Utf8OrCp1252:
     so a later stray byte is an error rather than silent mojibake.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: DataPath) -> None:
         self.path = path
         self._decoder: codecs.IncrementalDecoder = codecs.getincrementaldecoder("utf-8")()
         self.encoding = "utf-8"
@@ -144,7 +285,7 @@ class _Utf8OrCp1252:
     def _rejected(self, err: UnicodeDecodeError, base: int, why: str) -> ImportRejected:
         byte = err.object[err.start : err.start + 1].hex()
         return ImportRejected(
-            f"{self.path.name}: byte 0x{byte} at offset {base + err.start} is not valid "
+            f"{label_of(self.path)}: byte 0x{byte} at offset {base + err.start} is not valid "
             f"{why}; the file is neither UTF-8 nor Windows-1252 (cp1252)."
         )
 
@@ -163,14 +304,14 @@ def _text_chunks(binary: io.BufferedIOBase, decoder: _Utf8OrCp1252) -> Iterator[
         yield tail
 
 
-def _read(binary: io.BufferedIOBase, path: Path) -> bytes:
+def _read(binary: io.BufferedIOBase, path: DataPath) -> bytes:
     try:
         return binary.read(_CHUNK)
     except (OSError, EOFError) as err:  # a truncated or corrupt .gz, an unreadable disk
-        raise ImportRejected(f"{path.name} cannot be read: {err}") from err
+        raise ImportRejected(f"{label_of(path)} cannot be read: {err}") from err
 
 
-def _lines(binary: io.BufferedIOBase, path: Path) -> Iterator[str]:
+def _lines(binary: io.BufferedIOBase, path: DataPath) -> Iterator[str]:
     """Decoded lines with their endings kept (csv needs them inside quoted fields).
 
     Splitting happens in C (StringIO iteration), not per line in Python: this is the inner
@@ -180,7 +321,7 @@ def _lines(binary: io.BufferedIOBase, path: Path) -> Iterator[str]:
     return chain.from_iterable(io.StringIO(piece, newline="") for piece in pieces)
 
 
-def csv_rows(path: Path) -> Generator[tuple[int, list[str]], None, None]:
+def csv_rows(path: DataPath) -> Generator[tuple[int, list[str]], None, None]:
     """(line number where the record starts, fields) for every non-empty record of a file."""
     with _open_binary(path) as binary:
         reader = csv.reader(_lines(binary, path))
@@ -191,11 +332,13 @@ def csv_rows(path: Path) -> Generator[tuple[int, list[str]], None, None]:
                     yield start, row
                 start = reader.line_num + 1
         except csv.Error as err:
-            raise ImportRejected(f"{path.name}: malformed CSV near line {start}: {err}") from err
+            raise ImportRejected(
+                f"{label_of(path)}: malformed CSV near line {start}: {err}"
+            ) from err
 
 
 @contextmanager
-def plain_rows(path: Path) -> Iterator[Iterator[list[str]]]:
+def plain_rows(path: DataPath) -> Iterator[Iterator[list[str]]]:
     """A bare csv reader over a file whose records are one line each.
 
     No generator wraps the reader, so each row costs no Python frame: this is for the
@@ -205,10 +348,10 @@ def plain_rows(path: Path) -> Iterator[Iterator[list[str]]]:
         try:
             yield csv.reader(_lines(binary, path))
         except csv.Error as err:
-            raise ImportRejected(f"{path.name}: malformed CSV: {err}") from err
+            raise ImportRejected(f"{label_of(path)}: malformed CSV: {err}") from err
 
 
-def read_header(path: Path) -> list[str]:
+def read_header(path: DataPath) -> list[str]:
     """The first record of a file, whitespace-trimmed; an empty file has no header."""
     rows = csv_rows(path)
     try:
@@ -216,7 +359,7 @@ def read_header(path: Path) -> list[str]:
     finally:
         rows.close()
     if first is None:
-        raise ImportRejected(f"{path.name}: the file is empty.")
+        raise ImportRejected(f"{label_of(path)}: the file is empty.")
     return [name.strip() for name in first[1]]
 
 
@@ -258,13 +401,13 @@ class Columns:
             self._index.setdefault(name, position)
 
     @classmethod
-    def read(cls, path: Path, *, required: Iterable[str], what: str) -> Columns:
+    def read(cls, path: DataPath, *, required: Iterable[str], what: str) -> Columns:
         """Read and check a file's header before any row is parsed."""
         columns = cls(read_header(path))
         missing = [name for name in required if name not in columns]
         if missing:
             raise ImportRejected(
-                f"{path.name} is not a {what} file: missing column(s) "
+                f"{label_of(path)} is not a {what} file: missing column(s) "
                 f"{', '.join(repr(m) for m in missing)}."
             )
         return columns

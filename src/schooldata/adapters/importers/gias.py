@@ -17,10 +17,16 @@ import math
 import re
 from collections.abc import Callable, Hashable, Iterator
 from operator import itemgetter
-from pathlib import Path
 from typing import Any, TypeVar
 
-from schooldata.adapters.importers.files import Columns, RowCounter, Source, csv_rows, single_file
+from schooldata.adapters.importers.files import (
+    Columns,
+    DataPath,
+    RowCounter,
+    Source,
+    csv_rows,
+    single_file,
+)
 from schooldata.adapters.importers.osgb import GridPoint, grid_point, locate_in_batches
 from schooldata.domain.errors import InvalidUrn
 from schooldata.domain.ofsted import HistoricGrade, parse_grade
@@ -71,6 +77,30 @@ INT_COLUMNS: dict[str, str] = {
     "pupils": "NumberOfPupils",
 }
 FLOAT_COLUMNS: dict[str, str] = {"percentage_fsm": "PercentageFSM"}
+# GIAS's categorical ("(name)") columns write a placeholder where there is no value: "Does not
+# apply" for the local authority of a British school overseas, "Not applicable" for the
+# admissions policy of a primary school, "Not Applicable" for the region abroad. Served as null:
+# a placeholder is not a local authority, policy or region. ("None", as in religious character
+# None, is an answer and is kept.)
+CATEGORY_ATTRS = (
+    "la_name",
+    "type_name",
+    "type_group",
+    "gender",
+    "religious_character",
+    "admissions_policy",
+    "boarders",
+    "nursery_provision",
+    "official_sixth_form",
+    "trust_name",
+    "county",
+    "region",
+    "district",
+    "ward",
+    "parliamentary_constituency",
+    "urban_rural",
+)
+PLACEHOLDERS = frozenset({"does not apply", "not applicable", "not recorded", "unknown", "n/a"})
 _TEXT_ATTRS = tuple(TEXT_COLUMNS)
 _INT_ATTRS = tuple(INT_COLUMNS)
 _FLOAT_ATTRS = tuple(FLOAT_COLUMNS)
@@ -135,7 +165,7 @@ def parse_servable_gias(
 
 
 def _schools(
-    path: Path,
+    path: DataPath,
     columns: Columns,
     log: RejectLog,
     progress: Progress | None,
@@ -150,7 +180,7 @@ def _schools(
 
 
 def _rows(
-    path: Path, columns: Columns, log: RejectLog, counter: RowCounter, servable_only: bool
+    path: DataPath, columns: Columns, log: RejectLog, counter: RowCounter, servable_only: bool
 ) -> Iterator[tuple[dict[str, Any], GridPoint | None]]:
     """School fields (all but the location) and the grid point of every row with a valid URN
     and a name; other rows are rejected with their line and reason."""
@@ -245,6 +275,12 @@ class _RowReader:
         fields: dict[str, Any] = dict(
             zip(_TEXT_ATTRS, [cell.strip() or None for cell in self._texts(row)], strict=True)
         )
+        for attr in CATEGORY_ATTRS:
+            value = fields[attr]
+            if value is not None and value.lower() in PLACEHOLDERS:
+                fields[attr] = None
+                if attr == "la_name":
+                    fields["la_code"] = None  # its code beside "Does not apply" (0) is none
         fields.update(zip(_INT_ATTRS, map(_int, self._ints(row)), strict=True))
         fields.update(zip(_FLOAT_ATTRS, map(_float, self._floats(row)), strict=True))
         if fields["postcode"] is not None:

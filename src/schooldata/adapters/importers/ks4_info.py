@@ -13,9 +13,15 @@ figure must never pass as current.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
-from schooldata.adapters.importers.files import Columns, RowCounter, Source, csv_rows, single_file
+from schooldata.adapters.importers.files import (
+    Columns,
+    DataPath,
+    RowCounter,
+    Source,
+    csv_rows,
+    single_file,
+)
 from schooldata.domain.errors import ImportRejected, InvalidUrn
 from schooldata.domain.measure import Measure, missing, parse_ees
 from schooldata.domain.results import (
@@ -58,7 +64,7 @@ def parse_ks4_information(
 
 
 def _records(
-    path: Path, columns: Columns, log: RejectLog, counter: RowCounter
+    path: DataPath, columns: Columns, log: RejectLog, counter: RowCounter
 ) -> Iterator[MeasureRecord]:
     records = csv_rows(path)
     next(records)  # the header, already checked

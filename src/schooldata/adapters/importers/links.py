@@ -7,9 +7,15 @@ ends or without a meaning cannot be served. A blank or unparseable date is None.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
-from schooldata.adapters.importers.files import Columns, RowCounter, Source, csv_rows, single_file
+from schooldata.adapters.importers.files import (
+    Columns,
+    DataPath,
+    RowCounter,
+    Source,
+    csv_rows,
+    single_file,
+)
 from schooldata.adapters.importers.gias import parse_gias_date
 from schooldata.domain.errors import InvalidUrn
 from schooldata.domain.links import EstablishmentLink
@@ -37,7 +43,7 @@ def parse_links(
 
 
 def _links(
-    path: Path, columns: Columns, log: RejectLog, counter: RowCounter
+    path: DataPath, columns: Columns, log: RejectLog, counter: RowCounter
 ) -> Iterator[EstablishmentLink]:
     positions = [columns.index(name) for name in COLUMNS_READ]
     records = csv_rows(path)

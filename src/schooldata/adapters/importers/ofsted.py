@@ -1,39 +1,49 @@
 """Ofsted state-funded schools management information -> InspectionRecord.
 
-Three layouts, told apart by their headers; each is its own dataset:
+Four layouts, told apart by their headers; each is its own dataset:
 - report cards (inspections from 10 November 2025): evaluation areas on the five-point scale
   (Exceptional .. Urgent improvement) and Safeguarding Met / Not met;
-- graded inspections (before): overall effectiveness and sub-judgements 1-4, 9 = no judgement;
+- graded inspections (the "latest graded inspection" files before): overall effectiveness and
+  sub-judgements 1-4, 9 = no judgement, and the school's latest ungraded inspection beside them;
+- "all inspections" (the year-to-date file, one row per inspection): graded inspections, which
+  from September 2024 have sub-judgements but no overall effectiveness (never invented: the
+  grade stays null), and ungraded and monitoring inspections with their outcome in words;
 - "latest inspections" (the monthly file since report cards began): each school's latest
-  report card and, in the `Latest OEIF ...` columns, its latest graded inspection, side by
-  side in one row. Each becomes its own record; the two frameworks are never merged or mapped
-  onto each other.
-A school with no inspection of a kind has `NULL` (or nothing) there: that is no record, not a
-bad row. Only Ofsted material is read; independent-school inspectorates publish elsewhere and
-are never imported. Dates are DD/MM/YYYY (or DD-MM-YYYY, or ISO).
+  report card and, in the `Latest OEIF ...` columns, its latest graded inspection, and its
+  latest ungraded inspection, side by side in one row.
+Each inspection becomes its own record; the frameworks are never merged or mapped onto each
+other, and an ungraded inspection's outcome ("School remains Good") is kept as Ofsted wrote it,
+never turned into a grade. A school with no inspection of a kind has `NULL` (or nothing)
+there: that is no record, not a bad row. Only Ofsted material is read; independent-school
+inspectorates publish elsewhere and are never imported. Dates are DD/MM/YYYY (or DD-MM-YYYY,
+or ISO).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
+import attrs
 from attrs import frozen
 
 from schooldata.adapters.importers.files import (
     Columns,
+    DataPath,
     RowCounter,
     Source,
     csv_rows,
+    label_of,
     read_header,
     single_file,
 )
 from schooldata.domain.errors import ImportRejected, InvalidUrn
 from schooldata.domain.ofsted import (
     GradedInspection,
+    Inspection,
     InspectionRecord,
     ReportCard,
+    UngradedInspection,
     parse_grade,
     parse_scale,
 )
@@ -102,11 +112,27 @@ GRADED = {
     "sixth_form": (("latest oeif sixth form provision",), ("sixth form provision",)),
 }
 SAFEGUARDING_EFFECTIVE = (
-    ("latest oeif safeguarding is effective?",),
-    ("safeguarding is effective?",),
+    ("latest oeif safeguarding is effective?", "latest oeif safeguarding is effective"),
+    # Without the "?" in the year-to-date files from September 2024; "Is safeguarding
+    # effective?" before 2019.
+    ("safeguarding is effective?", "safeguarding is effective", "is safeguarding effective?"),
+)
+# The ungraded (section 8) inspection: in the "latest" files, the school's latest one beside its
+# graded inspection; in the "all inspections" file, a row of its own with its outcome in words.
+UNGRADED_NUMBER = (
+    "latest ungraded inspection number",
+    "latest ungraded inspection number since last graded inspection",
+)
+UNGRADED_START = ("date of latest ungraded inspection",)
+UNGRADED_PUBLISHED = ("ungraded inspection publication date",)
+UNGRADED_OUTCOME = ("ungraded inspection overall outcome",)
+ROW_OUTCOME = (
+    "outcomes for ungraded and monitoring inspections",
+    "outcomes for s8 inspections that did not convert",
 )
 DATASET_REPORT_CARD, DATASET_GRADED = "ofsted_report_card", "ofsted_graded"
 DATASET_LATEST = "ofsted_latest_inspections"
+DATASET_ALL = "ofsted_all_inspections"
 # What the MI writes where a school has no such inspection or judgement.
 ABSENT = frozenset({"", "null", "n/a", "na", "not applicable", "none", "-"})
 
@@ -167,17 +193,40 @@ def _graded_block(header: Header, *, beside_report_cards: bool) -> _Block | None
         own, plain = names
         return header.find(own if beside_report_cards else own + plain)
 
-    overall, start = find(OVERALL), find(GRADED_START)
-    if overall is None or start is None:
+    start = find(GRADED_START)
+    grades = {"overall": find(OVERALL), **{name: find(names) for name, names in GRADED.items()}}
+    # From September 2024 a graded inspection has no overall effectiveness: its sub-judgements
+    # are the graded columns then.
+    if start is None or all(at is None for at in grades.values()):
         return None
     return _Block(
         number=find(GRADED_NUMBER),
         start=start,
         published=find(GRADED_PUBLISHED),
         kind=find(GRADED_TYPE),
-        fields={"overall": overall, **{name: find(names) for name, names in GRADED.items()}},
+        fields=grades,
         safeguarding=find(SAFEGUARDING_EFFECTIVE),
     )
+
+
+def _ungraded_block(header: Header, graded: _Block | None) -> _Block | None:
+    """The latest ungraded inspection's columns, or (one row per inspection) the row's own
+    inspection with its outcome column."""
+    outcome = header.find(UNGRADED_OUTCOME)
+    start = header.find(UNGRADED_START)
+    if outcome is not None and start is not None:
+        return _Block(
+            number=header.find(UNGRADED_NUMBER),
+            start=start,
+            published=header.find(UNGRADED_PUBLISHED),
+            kind=None,
+            fields={"outcome": outcome},
+            safeguarding=None,
+        )
+    row_outcome = header.find(ROW_OUTCOME)
+    if row_outcome is not None and graded is not None:
+        return attrs.evolve(graded, fields={"outcome": row_outcome}, safeguarding=None)
+    return None
 
 
 @frozen
@@ -187,21 +236,26 @@ class Layout:
     dataset: str
     report_cards: _Block | None
     graded: _Block | None
+    ungraded: _Block | None = None
 
 
-def detect_layout(header: Header) -> Layout:
+def detect_layout(header: Header, name: str = "The file") -> Layout:
     report_cards = _report_card_block(header)
     graded = _graded_block(header, beside_report_cards=report_cards is not None)
+    ungraded = _ungraded_block(header, graded)
     if report_cards is not None and graded is not None:
-        return Layout(DATASET_LATEST, report_cards, graded)
+        return Layout(DATASET_LATEST, report_cards, graded, ungraded)
     if report_cards is not None:
-        return Layout(DATASET_REPORT_CARD, report_cards, None)
+        return Layout(DATASET_REPORT_CARD, report_cards, None, ungraded)
     if graded is not None:
-        return Layout(DATASET_GRADED, None, graded)
+        one_row_per_inspection = header.has(ROW_OUTCOME) or graded.fields["overall"] is None
+        dataset = DATASET_ALL if one_row_per_inspection else DATASET_GRADED
+        return Layout(dataset, None, graded, ungraded)
     raise ImportRejected(
-        "Not an Ofsted management-information file: expected report-card columns "
+        f"{name} is not an Ofsted management-information file: expected report-card columns "
         "(Inclusion, ..., Safeguarding standards, with an inspection start date) or graded "
-        "columns (Overall effectiveness, with an inspection start date)."
+        "columns (Overall effectiveness or Quality of education ..., with an inspection start "
+        "date)."
     )
 
 
@@ -215,13 +269,13 @@ def parse_date(raw: str) -> dt.date | None:
     return None
 
 
-def _read_header(path: Path) -> Header:
+def _read_header(path: DataPath) -> Header:
     names = read_header(path)
     columns = Columns(names)
     header = Header(columns, names)
     if not header.has(URN):
         raise ImportRejected(
-            f"{path.name} is not an Ofsted management information file: no 'URN' column."
+            f"{label_of(path)} is not an Ofsted management-information file: no 'URN' column."
         )
     return header
 
@@ -231,12 +285,12 @@ def parse_ofsted(
 ) -> Iterator[InspectionRecord]:
     path = single_file(source, "An Ofsted management-information file")
     header = _read_header(path)
-    layout = detect_layout(header)
+    layout = detect_layout(header, label_of(path))
     return _records(path, header, layout, log, RowCounter(log, progress))
 
 
 def _records(
-    path: Path, header: Header, layout: Layout, log: RejectLog, counter: RowCounter
+    path: DataPath, header: Header, layout: Layout, log: RejectLog, counter: RowCounter
 ) -> Iterator[InspectionRecord]:
     rows = csv_rows(path)
     next(rows)
@@ -266,7 +320,13 @@ def _records(
 def _row_records(row: list[str], urn: Urn, layout: Layout) -> Iterator[InspectionRecord]:
     """The row's inspections: none of a kind whose date or judgements are all absent (NULL);
     ValueError for a date that is not one."""
-    for block, build in ((layout.report_cards, _report_card), (layout.graded, _graded)):
+    blocks: tuple[tuple[_Block | None, Callable[[list[str], _Block, dt.date], Inspection]], ...]
+    blocks = (
+        (layout.report_cards, _report_card),
+        (layout.graded, _graded),
+        (layout.ungraded, _ungraded),
+    )
+    for block, build in blocks:
         if block is None or (raw_start := _cell(row, block.start)) is None:
             continue
         judged = (block.safeguarding, *block.fields.values())
@@ -301,6 +361,15 @@ def _report_card(row: list[str], block: _Block, started: dt.date) -> ReportCard:
     )
 
 
+def _ungraded(row: list[str], block: _Block, started: dt.date) -> UngradedInspection:
+    return UngradedInspection(
+        inspection_date=started,
+        publication_date=parse_date(_cell(row, block.published) or ""),
+        inspection_type=_cell(row, block.kind),
+        outcome=_cell(row, block.fields["outcome"]),
+    )
+
+
 def _graded(row: list[str], block: _Block, started: dt.date) -> GradedInspection:
     effective = (_cell(row, block.safeguarding) or "").lower()
     grades = {name: parse_grade(_cell(row, at)) for name, at in block.fields.items()}
@@ -317,4 +386,4 @@ def _graded(row: list[str], block: _Block, started: dt.date) -> GradedInspection
 
 def dataset_of(source: Source) -> str:
     path = single_file(source, "An Ofsted management-information file")
-    return detect_layout(_read_header(path)).dataset
+    return detect_layout(_read_header(path), label_of(path)).dataset

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from pathlib import Path
 
 from attrs import frozen
 
 from schooldata.adapters.importers.codepoint import postcode_key
 from schooldata.adapters.importers.files import (
     Columns,
+    DataPath,
     RowCounter,
     Source,
     csv_rows,
@@ -57,7 +57,7 @@ class _Layout:
     terminated: int | None
 
 
-def _layout(path: Path) -> _Layout:
+def _layout(path: DataPath) -> _Layout:
     """Where this file keeps the columns read, or a clear refusal."""
     columns = Columns([name.lower() for name in read_header(path)])
     postcode = next((columns.index(n) for n in POSTCODE_COLUMNS if n in columns), None)
@@ -71,14 +71,14 @@ def _layout(path: Path) -> _Layout:
 
 
 def _postcodes(
-    paths: list[Path], log: RejectLog, counter: RowCounter
+    paths: list[DataPath], log: RejectLog, counter: RowCounter
 ) -> Iterator[tuple[str, Location]]:
     for path in paths:
         yield from _file(path, log, counter)
     counter.done()
 
 
-def _file(path: Path, log: RejectLog, counter: RowCounter) -> Iterator[tuple[str, Location]]:
+def _file(path: DataPath, log: RejectLog, counter: RowCounter) -> Iterator[tuple[str, Location]]:
     layout = _layout(path)
     postcode, lat_at, long_at, term_at = (
         layout.postcode,

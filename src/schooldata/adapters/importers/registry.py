@@ -10,19 +10,24 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import attrs
 from attrs import frozen
 
-from schooldata.adapters.importers.codepoint import first_row, looks_like_codepoint, parse_codepoint
-from schooldata.adapters.importers.files import Source, expand_sources
+from schooldata.adapters.importers.codepoint import (
+    first_row,
+    looks_like_codepoint,
+    parse_codepoint,
+    release_date,
+)
+from schooldata.adapters.importers.files import DataPath, Source, expand_sources
 from schooldata.adapters.importers.gias import parse_servable_gias
 from schooldata.adapters.importers.ks4_info import DATASET as KS4_DATASET
 from schooldata.adapters.importers.ks4_info import parse_ks4_information
 from schooldata.adapters.importers.links import parse_links
 from schooldata.adapters.importers.ofsted import (
+    DATASET_ALL,
     DATASET_LATEST,
     DATASET_REPORT_CARD,
     dataset_of,
@@ -38,6 +43,7 @@ from schooldata.adapters.importers.performance import (
     KS5_RESULTS,
     TableSpec,
     parse_table,
+    period_from_name,
 )
 from schooldata.application.about import DATASET_FACTS
 from schooldata.application.import_dataset import DatasetKind
@@ -67,14 +73,36 @@ ONSPD_ATTRIBUTION = (
 
 class Parser(Protocol):
     def __call__(
-        self, source: Source, log: RejectLog, *, progress: Progress | None = None
+        self,
+        source: Source,
+        log: RejectLog,
+        *,
+        progress: Progress | None = None,
+        period: str | None = None,
     ) -> Iterator[Any]: ...
 
 
-Describe = Callable[[list[Path], DatasetRecord], DatasetRecord]
+def _without_period(parse: Callable[..., Iterator[Any]], what: str) -> Parser:
+    """A parser of files that name their own dates: `--period` is refused, not ignored."""
+
+    def read(
+        source: Source,
+        log: RejectLog,
+        *,
+        progress: Progress | None = None,
+        period: str | None = None,
+    ) -> Iterator[Any]:
+        if period is not None:
+            raise ImportRejected(f"--period does not apply to {what}: their files date themselves.")
+        return parse(source, log, progress=progress)
+
+    return read
 
 
-def _as_is(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+Describe = Callable[[list[DataPath], DatasetRecord], DatasetRecord]
+
+
+def _as_is(paths: list[DataPath], record: DatasetRecord) -> DatasetRecord:
     return record
 
 
@@ -87,6 +115,7 @@ class Importer:
     kind: DatasetKind
     template: DatasetRecord
     describe: Describe = _as_is
+    periodic: bool = False  # takes `--period` (the older performance-tables downloads)
 
     @property
     def record(self) -> DatasetRecord:
@@ -124,7 +153,7 @@ LINKS_RECORD = attrs.evolve(
 _YYYYMMDD = re.compile(r"(?<![0-9])([0-9]{4})([0-9]{2})([0-9]{2})(?![0-9])")
 
 
-def _dated_by_name(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+def _dated_by_name(paths: list[DataPath], record: DatasetRecord) -> DatasetRecord:
     """GIAS names its downloads by extract date: `edubasealldata20250422.csv`."""
     match = _YYYYMMDD.search(paths[0].name)
     if match is None:
@@ -168,7 +197,7 @@ _MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT",
 _ONSPD_RELEASE = re.compile(rf"_({'|'.join(_MONTHS)})_?([0-9]{{4}})", re.IGNORECASE)
 
 
-def detect_postcode_format(paths: list[Path]) -> PostcodeFormat:
+def detect_postcode_format(paths: list[DataPath]) -> PostcodeFormat:
     """ONSPD has a header naming `pcd`/`pcds` and `lat`/`long`; Code-Point has no header."""
     row = first_row(paths[0])
     if looks_like_onspd(row):
@@ -191,7 +220,7 @@ def parse_postcodes(
     return parse_codepoint(paths, log, progress=progress)
 
 
-def onspd_release_files(paths: list[Path]) -> list[Path]:
+def onspd_release_files(paths: list[DataPath]) -> list[DataPath]:
     """The postcode files of an unpacked ONSPD release: its `Documents/` lookup tables are
     not postcodes (left out), and its `Data/` holds the whole directory twice, as one national
     file and as per-area files in `multi_csv/`: the national file is read, not both."""
@@ -201,9 +230,12 @@ def onspd_release_files(paths: list[Path]) -> list[Path]:
     return chosen if chosen else paths
 
 
-def _postcode_record(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+def _postcode_record(paths: list[DataPath], record: DatasetRecord) -> DatasetRecord:
+    """The release date (and so the copyright year of the attribution) comes from the data:
+    Code-Point's metadata.txt or its zip, ONSPD's release name; else it is unknown."""
     if detect_postcode_format(paths) == "codepoint":
-        return record
+        released = release_date(paths)
+        return record if released is None else attrs.evolve(record, extract_date=released)
     match = _ONSPD_RELEASE.search(paths[0].name)  # `ONSPD_NOV_2025_UK.csv`
     if match is None:
         return ONSPD_RECORD
@@ -212,7 +244,8 @@ def _postcode_record(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
 
 
 def _with_year(record: DatasetRecord) -> DatasetRecord:
-    """Fill the copyright year of OS/ONS attributions: the extract's year, else this year's."""
+    """Fill the copyright year of OS/ONS attributions: the release's year where the files say
+    it, else (nothing to go on) this year's."""
     if "{year}" not in record.attribution:
         return record
     year = (record.extract_date or dt.datetime.now(dt.UTC).date()).year
@@ -236,7 +269,7 @@ KS4_INFO_RECORD = DatasetRecord(
 _EES_NAME = re.compile(r"^([0-9]{6})_.*?(provisional|revised|final)?\.csv", re.IGNORECASE)
 
 
-def _ks4_period(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+def _ks4_period(paths: list[DataPath], record: DatasetRecord) -> DatasetRecord:
     """EES names files `202425_..._provisional.csv`: the period and release are in the name."""
     match = _EES_NAME.match(paths[0].name.removesuffix(".gz"))
     if match is None:
@@ -265,6 +298,10 @@ OFSTED_RECORD = DatasetRecord(
 
 _OFSTED_TITLES = {
     DATASET_REPORT_CARD: "Ofsted state-funded schools management information: report cards",
+    DATASET_ALL: (
+        "Ofsted state-funded schools management information: all inspections in the year "
+        "(graded inspections from September 2024 have no overall grade)"
+    ),
     DATASET_LATEST: (
         "Ofsted state-funded schools management information: latest inspections "
         "(report cards, and the latest graded inspection as historic)"
@@ -272,11 +309,14 @@ _OFSTED_TITLES = {
 }
 
 
-# Ofsted names its MI files by the date they are "as at": `..._as_at_31_Jan_2026.csv`.
-_AS_AT = re.compile(r"as_at_(\d{1,2})_([A-Za-z]{3})[A-Za-z]*_(\d{4})", re.IGNORECASE)
+# Ofsted names its MI files by the date they are "as at" (`..._as_at_31_Jan_2026.csv`), its
+# year-to-date files by the date they were "published by" (`..._published_by_31_Aug_2025.csv`).
+_AS_AT = re.compile(
+    r"(?:as_at|published_by)_(\d{1,2})_([A-Za-z]{3})[A-Za-z]*_(\d{4})", re.IGNORECASE
+)
 
 
-def _ofsted_layout(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
+def _ofsted_layout(paths: list[DataPath], record: DatasetRecord) -> DatasetRecord:
     """Each MI layout is its own dataset; report cards and graded outcomes are never merged.
     The extract date is the file's "as at" date."""
     dataset = dataset_of(paths)
@@ -296,27 +336,39 @@ def _ofsted_layout(paths: list[Path], record: DatasetRecord) -> DatasetRecord:
         return record
 
 
-def _parse_ofsted(
-    source: Source, log: RejectLog, *, progress: Progress | None = None
-) -> Iterator[Any]:
-    return parse_ofsted(source, log, progress=progress)
+EES = "https://explore-education-statistics.service.gov.uk/find-statistics/"
+PERFORMANCE_TABLES_DOWNLOAD = "https://www.compare-school-performance.service.gov.uk/download-data"
 
 
-def _table_importer(
-    name: str, spec: TableSpec, title: str, publisher: str, cadence: str
-) -> Importer:
-    def parse(source: Source, log: RejectLog, *, progress: Progress | None = None) -> Iterator[Any]:
-        return parse_table(spec, source, log, progress=progress)
+def _table_importer(name: str, spec: TableSpec, title: str, url: str) -> Importer:
+    def parse(
+        source: Source,
+        log: RejectLog,
+        *,
+        progress: Progress | None = None,
+        period: str | None = None,
+    ) -> Iterator[Any]:
+        return parse_table(spec, source, log, progress=progress, period=period)
 
     record = attrs.evolve(
         KS4_INFO_RECORD,
         name=spec.dataset,
         title=title,
-        publisher=publisher,
-        cadence=cadence,
+        url=url,
+        cadence="annual",
         coverage=DATASET_FACTS[spec.dataset][1],
     )
-    return Importer(name, parse, DatasetKind.MEASURES, record, _ks4_period)
+    return Importer(name, parse, DatasetKind.MEASURES, record, _table_period, periodic=True)
+
+
+def _table_period(paths: list[DataPath], record: DatasetRecord) -> DatasetRecord:
+    """EES names (`202425_..._provisional.csv`) as for KS4; the older downloads name the year
+    in their file or folder (`2018-2019/england_ks4final.csv`)."""
+    named = _ks4_period(paths, record)
+    if named is not record:
+        return named
+    period = period_from_name(paths[0])
+    return record if period is None else attrs.evolve(record, period=period)
 
 
 TABLE_IMPORTERS = {
@@ -324,57 +376,75 @@ TABLE_IMPORTERS = {
         "ks4-results",
         KS4_RESULTS,
         "Key stage 4 performance: school results",
-        "Department for Education",
-        "annual",
+        f"{EES}key-stage-4-performance",
     ),
     "ks2-results": _table_importer(
         "ks2-results",
         KS2_RESULTS,
         "Key stage 2 attainment: school results",
-        "Department for Education",
-        "annual",
+        f"{EES}key-stage-2-attainment",
     ),
     "ks5-results": _table_importer(
         "ks5-results",
         KS5_RESULTS,
-        "16-18 performance: school and college results",
-        "Department for Education",
-        "annual",
+        "A level and other 16 to 18 results: school and college results",
+        f"{EES}a-level-and-other-16-to-18-results",
     ),
     "ks5-destinations": _table_importer(
         "ks5-destinations",
         KS5_DESTINATIONS,
-        "16-18 destination measures (2022/23 institution cohort)",
-        "Department for Education",
-        "annual",
+        "16-18 destination measures: institution cohorts",
+        f"{EES}16-18-destination-measures",
     ),
     "admissions": _table_importer(
         "admissions",
         ADMISSIONS,
-        "School admissions: applications and offers",
-        "Department for Education",
-        "annual",
+        "Secondary and primary school applications and offers: school level",
+        f"{EES}secondary-and-primary-school-applications-and-offers",
     ),
     "finance": _table_importer(
         "finance",
         FINANCE,
-        "Schools financial benchmarking: income and expenditure",
-        "Department for Education",
-        "annual",
+        "Schools' income and expenditure per pupil (Consistent Financial Reporting)",
+        PERFORMANCE_TABLES_DOWNLOAD,
     ),
 }
 
 IMPORTERS: dict[str, Importer] = {
-    "gias": Importer("gias", parse_servable_gias, DatasetKind.SCHOOLS, GIAS_RECORD, _dated_by_name),
-    "links": Importer("links", parse_links, DatasetKind.LINKS, LINKS_RECORD, _dated_by_name),
+    "gias": Importer(
+        "gias",
+        _without_period(parse_servable_gias, "GIAS extracts"),
+        DatasetKind.SCHOOLS,
+        GIAS_RECORD,
+        _dated_by_name,
+    ),
+    "links": Importer(
+        "links",
+        _without_period(parse_links, "GIAS links"),
+        DatasetKind.LINKS,
+        LINKS_RECORD,
+        _dated_by_name,
+    ),
     "postcodes": Importer(
-        "postcodes", parse_postcodes, DatasetKind.POSTCODES, CODEPOINT_RECORD, _postcode_record
+        "postcodes",
+        _without_period(parse_postcodes, "postcode directories"),
+        DatasetKind.POSTCODES,
+        CODEPOINT_RECORD,
+        _postcode_record,
     ),
     "ks4-info": Importer(
-        "ks4-info", parse_ks4_information, DatasetKind.MEASURES, KS4_INFO_RECORD, _ks4_period
+        "ks4-info",
+        _without_period(parse_ks4_information, "KS4 information files"),
+        DatasetKind.MEASURES,
+        KS4_INFO_RECORD,
+        _ks4_period,
     ),
     "ofsted": Importer(
-        "ofsted", _parse_ofsted, DatasetKind.INSPECTIONS, OFSTED_RECORD, _ofsted_layout
+        "ofsted",
+        _without_period(parse_ofsted, "Ofsted management information"),
+        DatasetKind.INSPECTIONS,
+        OFSTED_RECORD,
+        _ofsted_layout,
     ),
     **TABLE_IMPORTERS,
 }

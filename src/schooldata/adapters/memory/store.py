@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
@@ -156,8 +156,15 @@ class _MemoryTransaction:
         return len(self.state.links)
 
     def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int:
-        self.state.measures[dataset] = list(records)
-        return len(self.state.measures[dataset])
+        new = list(records)
+        periods = {r.period for r in new}
+        kept = [r for r in self.state.measures.get(dataset, ()) if r.period not in periods]
+        self.state.measures[dataset] = kept + new
+        return len(new)
+
+    def measure_periods(self, *, dataset: str) -> dict[str, int]:
+        counts = Counter(r.period for r in self.state.measures.get(dataset, ()))
+        return dict(sorted(counts.items()))
 
     def replace_inspections(self, *, dataset: str, records: Iterable[InspectionRecord]) -> int:
         self.state.inspections[dataset] = list(records)
@@ -171,7 +178,7 @@ class _MemoryTransaction:
                     school, svc_score=score.value, score_suppressed_reason=score.reason
                 )
 
-    def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade]) -> None:
+    def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade | None]) -> None:
         for urn, grade in grades.items():
             school = self.state.schools.get(urn)
             if school is not None:
@@ -183,6 +190,15 @@ class _MemoryTransaction:
 
     def record_dataset(self, *, record: DatasetRecord) -> None:
         self.state.datasets[record.name] = record
+
+    def datasets(self) -> list[DatasetRecord]:
+        return [self.state.datasets[k] for k in sorted(self.state.datasets)]
+
+    def remove_dataset(self, *, name: str) -> None:
+        self.state.measures.pop(name, None)
+        self.state.inspections.pop(name, None)
+        self.state.postcodes.pop(name, None)
+        self.state.datasets.pop(name, None)
 
     def served_schools(self) -> Iterator[School]:
         return iter(sorted(self.state.schools.values(), key=lambda s: s.urn.value))

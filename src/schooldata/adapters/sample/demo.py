@@ -1,8 +1,10 @@
 """The embedded demo: the bundled synthetic dataset, imported through the real importers.
 
 The files in `data/` are in the publishers' own formats (see data/README.md), so building the
-demo exercises exactly the code paths a real import uses. Every dataset is recorded as
-synthetic (the Code-Point subset is real OS data and says so).
+demo exercises exactly the code paths a real import uses. Every dataset is recorded as part of
+the demo, and as synthetic except the Code-Point subset (real OS rows, chosen for the invented
+schools): the first real import of school data removes the whole demo (see ImportDataset), and
+the demo is never loaded beside real data. Each source carries the real publisher's address.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from schooldata.adapters.importers.gias import parse_gias
 from schooldata.adapters.importers.ks4_info import parse_ks4_information
 from schooldata.adapters.importers.ofsted import parse_ofsted
 from schooldata.adapters.importers.performance import TABLES, parse_table
+from schooldata.adapters.importers.registry import IMPORTERS
 from schooldata.application.import_dataset import DatasetKind
 from schooldata.application.service import Application
 from schooldata.domain.dataset import DatasetRecord, ImportReport
@@ -58,6 +61,28 @@ def manifest() -> list[dict[str, Any]]:
     )
 
 
+# format -> the importer of the publisher's file it imitates (whose record has its address).
+_IMITATES = {
+    "codepoint_open": "postcodes",
+    "gias_establishments": "gias",
+    "ks4_information": "ks4-info",
+    "ofsted_graded": "ofsted",
+    "ofsted_report_card": "ofsted",
+    "ks4_results": "ks4-results",
+    "ks2_results": "ks2-results",
+    "ks5_results": "ks5-results",
+    "ks5_destinations": "ks5-destinations",
+    "admissions": "admissions",
+    "finance": "finance",
+}
+
+
+def publisher_url(dataset_format: str) -> str | None:
+    """Where the real publisher publishes the file a demo dataset imitates."""
+    importer = IMPORTERS.get(_IMITATES.get(dataset_format, ""))
+    return None if importer is None else importer.template.url
+
+
 def _record(entry: dict[str, Any]) -> DatasetRecord:
     periods = entry.get("period") or []
     synthetic = bool(entry.get("synthetic", True))
@@ -68,13 +93,14 @@ def _record(entry: dict[str, Any]) -> DatasetRecord:
         publisher=entry["publisher"],
         licence=entry["licence"],
         attribution=entry["attribution"],
-        url=None,
+        url=publisher_url(entry["format"]),
         extract_date=dt.date.fromisoformat(entry["extract_date"])
         if entry.get("extract_date")
         else None,
         imported_at=dt.datetime(1970, 1, 1, tzinfo=dt.UTC),
         period=", ".join(periods) if isinstance(periods, list) else str(periods),
         synthetic=synthetic,
+        demo=True,
     )
 
 
@@ -98,8 +124,17 @@ def load_demo(
     return reports
 
 
+def demo_needed(app: Application) -> bool:
+    """Not built yet: no demo register, and nothing real imported (the demo is never mixed
+    with real data, and is gone once real school data arrived)."""
+    held = app.ports.datasets.current()
+    if any(not r.demo for r in held):
+        return False
+    return not any(r.name == "gias_establishments" for r in held)
+
+
 def demo_loaded(app: Application) -> bool:
-    return any(r.name == "gias_establishments" for r in app.ports.datasets.current())
+    return not demo_needed(app)
 
 
 def ensure_demo(app: Application, *, lock_path: Path) -> bool:

@@ -16,9 +16,11 @@ from schooldata.domain.measure import Measure, MeasureStatus
 from schooldata.domain.ofsted import (
     GradedInspection,
     HistoricGrade,
+    Inspection,
     InspectionRecord,
     ReportCard,
     ReportCardScale,
+    UngradedInspection,
 )
 from schooldata.domain.phase import GiasPhase
 from schooldata.domain.results import MeasureRecord
@@ -149,6 +151,12 @@ def inspection_row(dataset: str, record: InspectionRecord) -> dict[str, Any]:
             "safeguarding": inspection.safeguarding_met,
             "judgements": json.dumps(areas),
         }
+    if isinstance(inspection, UngradedInspection):
+        return row | {
+            "overall_effectiveness": None,
+            "safeguarding": None,
+            "judgements": json.dumps({"outcome": inspection.outcome}),
+        }
     return row | {
         "overall_effectiveness": inspection.overall_effectiveness,
         "safeguarding": inspection.safeguarding_effective,
@@ -158,8 +166,15 @@ def inspection_row(dataset: str, record: InspectionRecord) -> dict[str, Any]:
 
 def inspection_from_row(row: Row) -> InspectionRecord:
     judgements: dict[str, Any] = json.loads(row["judgements"])
-    inspection: ReportCard | GradedInspection
-    if row["framework"] == "report_card":
+    inspection: Inspection
+    if row["framework"] == "ungraded":
+        inspection = UngradedInspection(
+            inspection_date=row["inspection_date"],
+            publication_date=row["publication_date"],
+            inspection_type=row["inspection_type"],
+            outcome=judgements.get("outcome"),
+        )
+    elif row["framework"] == "report_card":
         inspection = ReportCard(
             inspection_date=row["inspection_date"],
             publication_date=row["publication_date"],

@@ -321,10 +321,33 @@ class SqlTransaction:
             return _insert_many(self._conn, t.establishment_links, (link_row(k) for k in links))
 
     def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int:
-        rows = (measure_values(dataset, r) for r in records)
+        m = t.measures.c
+        periods: set[str] = set()
+
+        def rows() -> Iterator[tuple[Any, ...]]:
+            for record in records:
+                periods.add(record.period)
+                yield measure_values(dataset, record)
+
         with unavailable_on_error():
-            self._conn.execute(delete(t.measures).where(t.measures.c.dataset == dataset))
-            return bulk_insert(self._conn, t.measures.name, MEASURE_COLUMNS, rows)
+            # The new rows go in first (streamed: the periods are known only once they are
+            # read), then the older rows of those periods go; ids only grow, so `id <= before`
+            # is exactly what was there.
+            before = self._conn.execute(select(func.max(m.id))).scalar() or 0
+            stored = bulk_insert(self._conn, t.measures.name, MEASURE_COLUMNS, rows())
+            for batch in batched(sorted(periods), INSERT_BATCH):
+                self._conn.execute(
+                    delete(t.measures).where(
+                        m.dataset == dataset, m.period.in_(batch), m.id <= before
+                    )
+                )
+            return stored
+
+    def measure_periods(self, *, dataset: str) -> dict[str, int]:
+        m = t.measures.c
+        statement = select(m.period, func.count()).where(m.dataset == dataset).group_by(m.period)
+        with unavailable_on_error():
+            return dict(sorted((p, int(n)) for p, n in self._conn.execute(statement)))
 
     def replace_inspections(self, *, dataset: str, records: Iterable[InspectionRecord]) -> int:
         rows = (inspection_row(dataset, r) for r in records)
@@ -347,7 +370,7 @@ class SqlTransaction:
             for batch in batched(rows, INSERT_BATCH):
                 self._conn.execute(statement, batch)
 
-    def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade]) -> None:
+    def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade | None]) -> None:
         s = t.schools.c
         statement = (
             update(t.schools)
@@ -355,7 +378,11 @@ class SqlTransaction:
             .values(ofsted_grade=bindparam("b_grade"), ofsted_date=bindparam("b_date"))
         )
         rows = (
-            {"b_urn": urn.value, "b_grade": grade.grade, "b_date": grade.inspection_date}
+            {
+                "b_urn": urn.value,
+                "b_grade": None if grade is None else grade.grade,
+                "b_date": None if grade is None else grade.inspection_date,
+            }
             for urn, grade in grades.items()
         )
         with unavailable_on_error():
@@ -375,6 +402,23 @@ class SqlTransaction:
         with unavailable_on_error():
             self._conn.execute(delete(t.datasets).where(t.datasets.c.name == record.name))
             self._conn.execute(insert(t.datasets), dataset_row(record))
+
+    def datasets(self) -> list[DatasetRecord]:
+        with unavailable_on_error():
+            rows = self._conn.execute(select(t.datasets)).mappings().all()
+        return sorted((dataset_from_row(r) for r in rows), key=lambda r: r.name)
+
+    def remove_dataset(self, *, name: str) -> None:
+        with unavailable_on_error():
+            self._conn.execute(delete(t.measures).where(t.measures.c.dataset == name))
+            self._conn.execute(delete(t.inspections).where(t.inspections.c.dataset == name))
+            gone = self._conn.execute(
+                delete(t.postcodes).where(t.postcodes.c.source == name),
+                execution_options=_ROWCOUNT,
+            ).rowcount
+            if gone:
+                self._recompute_outward_codes()
+            self._conn.execute(delete(t.datasets).where(t.datasets.c.name == name))
 
     def served_schools(self) -> Iterator[School]:
         statement = select(t.schools).order_by(t.schools.c.urn)

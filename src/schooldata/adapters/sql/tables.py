@@ -242,6 +242,7 @@ datasets = Table(
     Column("coverage", Text),
     Column("row_count", Integer, nullable=False),
     Column("synthetic", Boolean, nullable=False),
+    Column("demo", Boolean, nullable=False),
 )
 
 # A single row, bumped by every committed write transaction: `version()` for caches and ETags.

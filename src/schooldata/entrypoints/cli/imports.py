@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from schooldata.domain.dataset import ImportReport
+from schooldata.domain.errors import ImportRejected
 from schooldata.entrypoints.cli.context import Session, output_options, pass_session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode
 from schooldata.entrypoints.cli.output import Column, RowsView, Writer
@@ -35,9 +36,8 @@ DATASETS = (
 )
 REJECTS_SHOWN = 10
 REJECTS = RowsView(table=(Column("line", "Line"), Column("reason", "Reason")), csv=None)
-SUMMARY = RowsView(
-    table=(), csv=("dataset", "rows_read", "rows_imported", "rows_skipped", "rows_rejected")
-)
+SUMMARY_COLUMNS = ("dataset", "rows_read", "rows_imported", "rows_skipped", "rows_rejected")
+SUMMARY = RowsView(table=(), csv=SUMMARY_COLUMNS)
 
 
 @click.command("import")
@@ -51,10 +51,20 @@ SUMMARY = RowsView(
     type=click.DateTime(["%Y-%m-%d"]),
     help="The publisher's extract date, when the file name does not say (YYYY-MM-DD).",
 )
+@click.option(
+    "--period",
+    metavar="YYYY/YY",
+    help="The academic year of an older DfE performance-tables file that has no time_period "
+    "column and whose name does not say it (e.g. --period 2018/19).",
+)
 @output_options
 @pass_session
 def import_(
-    session: Session, dataset: str, files: tuple[Path, ...], extract_date: dt.datetime | None
+    session: Session,
+    dataset: str,
+    files: tuple[Path, ...],
+    extract_date: dt.datetime | None,
+    period: str | None,
 ) -> None:
     """Import a dataset file (or the bundled sample), all or nothing.
 
@@ -69,40 +79,69 @@ def import_(
       postcodes  OS Code-Point Open or ONSPD files (files or a directory)
       ks4-info   KS4 information about schools (EES table)
       ks4-results, ks2-results, ks5-results, ks5-destinations
-                 DfE performance-table school results (EES or legacy column names)
+                 DfE school results (EES tables, or the older performance-tables
+                 downloads such as england_ks4final.csv, with --period)
       ofsted     Ofsted state-funded schools MI (report-card or graded layout)
-      admissions school admissions: applications and offers
-      finance    school income, expenditure and balances
+      admissions school admissions: applications and offers (school level)
+      finance    school income and expenditure (england_cfr.csv, with --period)
       sample     the bundled demonstration dataset (no FILE)
+
+    \b
+    FILE may be a zip archive as published (codepo_gb.zip, an EES download): its .csv and
+    .csv.gz members are read in place.
 
     \b
     Examples:
       schooldata import gias edubasealldata20250422.csv
-      schooldata import postcodes codepo_gb/Data/CSV/
+      schooldata import postcodes codepo_gb.zip
+      schooldata import ks4-results 2018-2019/england_ks4final.csv
+      schooldata import ks4-results england_ks4final.csv --period 2018/19
       schooldata import sample
     """
     if dataset == "sample":
-        if files:
+        if files or period:
             raise click.UsageError("'import sample' loads the bundled data; it takes no FILE.")
         reports = list(session.runtime.load_sample(session.app))
     else:
         if not files:
             raise click.UsageError(f"'import {dataset}' needs at least one FILE.")
         date = extract_date.date() if extract_date is not None else None
-        reports = [_import(session, dataset, list(files), date)]
+        reports = [_import(session, dataset, list(files), date, period)]
     session.write(lambda w: _summary(w, reports))
 
 
-def _import(session: Session, name: str, files: list[Path], date: dt.date | None) -> ImportReport:
+def _import(
+    session: Session, name: str, files: list[Path], date: dt.date | None, period: str | None
+) -> ImportReport:
     importer = session.runtime.importers().get(name)
     if importer is None:
         raise CliError(f"this build has no {name!r} importer.", ExitCode.UNAVAILABLE)
+    if period is not None and not importer.periodic:
+        raise click.UsageError(f"--period does not apply to '{name}': its files say their dates.")
     app = session.app
-    record = importer.record_for(files, extract_date=date)
-    log = RejectLog()
-    with _progress(f"{name}: {files[0].name}{' ...' if len(files) > 1 else ''}") as progress:
-        items = importer.parse(files, log, progress=progress)
-        return app.import_dataset.execute(kind=importer.kind, items=items, log=log, record=record)
+    try:
+        record = importer.record_for(files, extract_date=date)
+        log = RejectLog()
+        with _progress(f"{name}: {files[0].name}{' ...' if len(files) > 1 else ''}") as progress:
+            items = (
+                importer.parse(files, log, progress=progress, period=period)
+                if period is not None
+                else importer.parse(files, log, progress=progress)
+            )
+            return app.import_dataset.execute(
+                kind=importer.kind, items=items, log=log, record=record
+            )
+    except ImportRejected as refused:
+        raise _naming_the_files(refused, files) from refused
+
+
+def _naming_the_files(refused: ImportRejected, files: list[Path]) -> ImportRejected:
+    """Every refusal names the file it is about: most importer messages start with it; the
+    others (too many bad rows, nothing to import) are prefixed here."""
+    if any(path.name in refused.message for path in files):
+        return refused
+    names = ", ".join(path.name for path in files[:3]) + (" ..." if len(files) > 3 else "")
+    return ImportRejected(f"{names}: {refused.message}")
 
 
 @contextmanager
@@ -133,18 +172,36 @@ def summary_item(report: ImportReport) -> dict[str, Any]:
         "rejects": [
             {"line": line, "reason": reason} for line, reason in report.rejects[:REJECTS_SHOWN]
         ],
+        "removed_demo_datasets": list(report.removed_demo),
     }
+
+
+def removal_notice(report: ImportReport) -> str | None:
+    """What a real import into the demo database removed (said on stderr, in every format)."""
+    if not report.removed_demo:
+        return None
+    return (
+        f"Removed the bundled demo ({', '.join(report.removed_demo)}): real and demo data are "
+        "never served together. From now on only the real data you import is served: import "
+        "postcodes, gias and the other datasets you need."
+    )
 
 
 def _summary(writer: Writer, reports: list[ImportReport]) -> None:
     items = [summary_item(r) for r in reports]
+    for report in reports:
+        notice = removal_notice(report)
+        if notice is not None:
+            click.echo(notice, err=True)
     if writer.fmt == "json":
         writer.document(items)
         return
     if writer.fmt == "csv":
-        writer.rows([{k: v for k, v in i.items() if k != "rejects"} for i in items], SUMMARY)
+        writer.rows([{k: v for k, v in i.items() if k in SUMMARY_COLUMNS} for i in items], SUMMARY)
         return
     for item, report in zip(items, reports, strict=True):
+        if not item["removed_demo_datasets"]:
+            del item["removed_demo_datasets"]
         rejects = item.pop("rejects")
         writer.record(item, title=f"Imported {report.dataset}")
         if rejects:

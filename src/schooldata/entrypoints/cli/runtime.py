@@ -30,7 +30,12 @@ class SettingsLoader(Protocol):
 
 class Parse(Protocol):
     def __call__(
-        self, source: Sequence[Path], log: RejectLog, *, progress: Progress | None = None
+        self,
+        source: Sequence[Path],
+        log: RejectLog,
+        *,
+        progress: Progress | None = None,
+        period: str | None = None,
     ) -> Iterator[Any]: ...
 
 
@@ -45,6 +50,11 @@ class ImporterSpec(Protocol):
 
     @property
     def parse(self) -> Parse: ...
+
+    @property
+    def periodic(self) -> bool:
+        """Takes `--period`: its files may not say which year they are (older DfE tables)."""
+        ...
 
     def record_for(
         self, source: Sequence[Path], *, extract_date: dt.date | None = None
