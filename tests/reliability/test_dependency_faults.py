@@ -436,12 +436,18 @@ def test_a_failing_key_store_is_503_for_keyed_calls_while_anonymous_calls_are_se
     keyed = {"Authorization": f"Bearer {key}"}
     with _client(app, tmp_path) as client:
         keys.down = True
-        for path in ("/api/v1/meta", "/api/v1/schools/100001", "/api/v1/search?query=st"):
+        for path in ("/api/v1/meta", "/api/v1/schools/100001"):
             answer = client.get(path, headers=keyed)
             assert answer.status_code == 503, (path, answer.text)
             assert answer.json()["error"]["code"] == "service_unavailable"
             assert answer.headers["cache-control"] == "no-store"
             assert "www-authenticate" not in answer.headers
+        # The public search keeps its documented 500 whatever dependency failed (DECISIONS).
+        search = client.get("/api/v1/search?query=st", headers=keyed)
+        assert search.status_code == 500, search.text
+        assert search.json()["code"] == "search_unavailable"
+        assert search.headers["cache-control"] == "no-store"
+        assert "www-authenticate" not in search.headers
         mcp = client.post("/mcp", content=MCP_LIST, headers={**MCP_HEADERS, **keyed})
         assert mcp.status_code == 503, mcp.text
         assert client.get("/api/v1/search?query=st").status_code == 200
@@ -507,11 +513,16 @@ def test_key_store_outage_keyed_503_anonymous_keeps_working(
     assert max(s.seconds for s in load.samples) < LATENCY_BOUND
     for label in ("anonymous-search", "anonymous-get"):
         assert {s.status for s in load.of(label)} == {200}, label
-    for label in ("keyed-meta", "keyed-public-search"):
+    # The public search keeps its documented 500 for any failing dependency (DECISIONS).
+    outage = {
+        "keyed-meta": (503, "service_unavailable"),
+        "keyed-public-search": (500, "search_unavailable"),
+    }
+    for label, (status, code) in outage.items():
         mine = load.of(label)
-        assert {(s.status, s.code) for s in mine} <= {(200, None), (503, "service_unavailable")}
+        assert {(s.status, s.code) for s in mine} <= {(200, None), (status, code)}
         during = [s for s in mine if paused_at <= s.started < resumed_at - 0.5]
-        assert during and {s.status for s in during} == {503}, label
+        assert during and {s.status for s in during} == {status}, label
         assert all(s.header("cache-control") == "no-store" for s in during)
         late = [s for s in mine if s.started >= resumed_at + 1.0]
         assert late and {s.status for s in late} == {200}, label

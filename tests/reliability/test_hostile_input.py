@@ -417,7 +417,13 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
         None,
     ),
     # -- invalid UTF-8 and NUL in query strings and paths
-    ("search-percent-ff", http("GET", "/api/v1/search?query=%FF%FE"), {200}, None),
+    # Bytes that are not UTF-8 are refused, not searched as U+FFFD.
+    (
+        "search-percent-ff",
+        http("GET", "/api/v1/search?query=%FF%FE"),
+        {400},
+        "invalid_parameter",
+    ),
     (
         "search-percent-ff-postcode",
         http("GET", "/api/v1/search?postcode=%FF%FE"),
@@ -427,8 +433,8 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
     (
         "list-percent-ff",
         http("GET", "/api/v1/schools?q=%FFab&local_authority=%FF", keyed=True),
-        {200},
-        None,
+        {400},
+        "invalid_parameter",
     ),
     ("urn-percent-ff", http("GET", "/api/v1/schools/%FF%FF%FF%FF%FF%FF"), {400}, "invalid_urn"),
     ("search-nul", http("GET", "/api/v1/search?query=%00%00ab"), {200}, None),
@@ -642,10 +648,17 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
 
 
 def _metered(answer: Answer, keyed: bool) -> int:
-    """1 when the answer consumed a use of the attacker's quota (DECISIONS: Metering)."""
-    if not keyed or answer.status in (401, 403, 413, 429):
+    """1 when the answer consumed a use of the attacker's quota (DECISIONS: Metering). The
+    server's own refusals (no such endpoint, method) carry a known caller's readings but
+    meter nothing: no operation ran."""
+    if not keyed or answer.status in (401, 403, 405, 413, 429):
         return 0
-    return 1 if "x-quota-remaining" in {k.lower() for k in answer.headers} else 0
+    if "x-quota-remaining" not in {k.lower() for k in answer.headers}:
+        return 0
+    error = json.loads(answer.body).get("error") if answer.status == 404 else None
+    if isinstance(error, dict) and error.get("message") == "No such endpoint.":
+        return 0
+    return 1
 
 
 @pytest.mark.parametrize(

@@ -36,6 +36,9 @@ class KeyKind(enum.Enum):
         return f"svc_{self.value}_"
 
 
+KEY_PREFIXES = tuple(kind.prefix for kind in KeyKind)
+
+
 class AuthenticationFailed(DomainError):
     """Any 401: missing, malformed, unknown, revoked or conflicting credentials."""
 
@@ -164,14 +167,21 @@ def single_header_value(values: Sequence[str]) -> str | None:
 
 
 def _listed_credentials(value: str) -> list[str]:
-    """`value`, or its parts when it is a comma-joined list of credentials (bare keys or
-    `Bearer <key>`); anything else (another scheme's parameters) stays whole."""
+    """`value`, or its parts when it is a comma-joined list of API keys (bare, or as
+    `Bearer <key>`); anything else (junk, another scheme's parameters) stays whole, to be
+    refused as the invalid credential it is."""
     if "," not in value:
         return [value]
     parts = [part.strip() for part in value.split(",")]
-    if all(part and (" " not in part or part.lower().startswith("bearer ")) for part in parts):
+    if all(_names_a_key(part) for part in parts):
         return parts
     return [value]
+
+
+def _names_a_key(part: str) -> bool:
+    scheme, _, rest = part.partition(" ")
+    token = rest.strip() if scheme.lower() == "bearer" else part
+    return token.startswith(KEY_PREFIXES) and " " not in token
 
 
 def extract_credentials(authorization: str | None, x_api_key: str | None) -> str | None:

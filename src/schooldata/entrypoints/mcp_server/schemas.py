@@ -280,7 +280,10 @@ def rankings_input(plan: Plan) -> Schema:
     )
 
 
-NO_ARGUMENTS = _arguments({})
+def paging_input(plan: Plan) -> Schema:
+    """A list's only arguments: which page, and how many per page (bounded by the plan)."""
+    return _arguments({"page": PAGE, "per_page": per_page(plan)})
+
 
 # ---------------------------------------------------------------------------- public outputs
 

@@ -170,7 +170,11 @@ def _profile(call: ToolCall) -> Json:
 
 
 def _freshness(call: ToolCall) -> Json:
-    return call.envelope([wire.freshness_item(f) for f in call.app.about.freshness()])
+    page = call.app.about.freshness_page(dict(call.arguments), call.plan)
+    return call.envelope(
+        [wire.freshness_item(f) for f in page.items],
+        pagination=wire.pagination(page.page, page.per_page, page.total),
+    )
 
 
 def _rankings(call: ToolCall) -> Json:
@@ -321,12 +325,13 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         description=(
             "Which datasets the service holds and how fresh they are: for each, its publisher, "
             "the period it covers, update cadence, coverage, extract date and import time. "
-            "Takes no arguments."
+            "A list like the others: optional page and per_page."
         ),
         feature=Feature.DATA_FRESHNESS,
-        input_schema=_fixed(s.NO_ARGUMENTS),
+        input_schema=_for_plan(s.paging_input),
         output_schema=s.or_error(
-            s.envelope({"type": "array", "items": s.FRESHNESS_ITEM}), s.COMMERCIAL_ERROR
+            s.envelope({"type": "array", "items": s.FRESHNESS_ITEM}, paginated=True),
+            s.COMMERCIAL_ERROR,
         ),
         run=_freshness,
         summary=summaries.freshness,
