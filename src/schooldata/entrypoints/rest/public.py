@@ -7,11 +7,7 @@ from typing import Any
 from litestar import Request, Response, get
 
 from schooldata.application.parameters import reject_unknown
-from schooldata.application.search_schools import (
-    PublicSearchRequest,
-    parse_float_parameter,
-    parse_int_parameter,
-)
+from schooldata.application.search_schools import PUBLIC_SEARCH_PARAMETERS, PublicSearchRequest
 from schooldata.application.service import Application
 from schooldata.domain.errors import DataUnavailable, DomainError
 from schooldata.domain.keys import AuthenticationFailed
@@ -38,12 +34,8 @@ def _first(request: Request[Any, Any, Any], name: str) -> str | None:
 
 
 def search_request_from(request: Request[Any, Any, Any]) -> PublicSearchRequest:
-    return PublicSearchRequest(
-        query=_first(request, "query"),
-        postcode=_first(request, "postcode"),
-        phase=_first(request, "phase"),
-        radius_miles=parse_float_parameter("radius_miles", _first(request, "radius_miles")),
-        limit=parse_int_parameter("limit", _first(request, "limit")),
+    return PublicSearchRequest.from_params(
+        {name: _first(request, name) for name in PUBLIC_SEARCH_PARAMETERS}
     )
 
 
