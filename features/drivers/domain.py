@@ -149,7 +149,7 @@ class DomainDriver(Driver):
 
         return self._commercial(TOPIC_FEATURES[topic], produce)
 
-    def _compare(self, urns: list[str]) -> Answer:
+    def _compare(self, urns: list[str | int]) -> Answer:
         def produce(plan: Plan) -> tuple[Any, None]:
             comparison = self.world.app.school_data.compare(urns, plan)
             return wire.comparison_document(comparison), None

@@ -53,6 +53,10 @@ Feature: Searching open schools
       Then the request is refused with "invalid_parameter"
       And the refusal mentions "at least 2 characters"
 
+    Scenario: The public query has no maximum length: a 300-character query is searched
+      When I search for a query of 300 characters
+      Then the answer is given
+
   Rule: The answer echoes the input: "No properties other than those listed may appear"
 
     Scenario: A search answer echoes its input and holds only the documented fields
