@@ -26,6 +26,11 @@ DISCOVERY_HEADERS = {
     "MCP-Protocol-Version": "2026-07-28",
     "Mcp-Method": "server/discover",
 }
+ADVERTISED = {
+    "tools": {"listChanged": False},
+    "prompts": {"listChanged": False},  # none: an empty list
+    "resources": {"listChanged": False, "subscribe": False},  # none: empty lists
+}
 DISCOVERY_BODY = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -50,7 +55,7 @@ def test_the_discovery_request_of_the_description_succeeds(http: TestClient) -> 
     result = body["result"]
     assert result["resultType"] == "complete"
     assert set(ALL_VERSIONS) <= set(result["supportedVersions"])
-    assert result["capabilities"] == {"tools": {"listChanged": False}}  # nothing else advertised
+    assert result["capabilities"] == ADVERTISED  # no logging, completions or subscriptions
     assert result["instructions"]
     assert result["ttlMs"] > 0
     assert result["cacheScope"] == "public"
@@ -120,7 +125,7 @@ def test_an_unsupported_version_is_400_naming_every_served_version(
 
 
 def test_an_unknown_method_is_404_method_not_found(anonymous: McpHttp) -> None:
-    response = anonymous.modern("resources/list")
+    response = anonymous.modern("schools/list")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == -32601
     assert anonymous.modern("ping").status_code == 404  # ping exists only in the handshake eras
@@ -162,7 +167,7 @@ def test_the_handshake_eras_initialize_list_and_call_on_the_same_url(
     assert init.status_code == 200
     result = init.json()["result"]
     assert result["protocolVersion"] == version
-    assert result["capabilities"] == {"tools": {"listChanged": False}}
+    assert result["capabilities"] == ADVERTISED
     assert result["serverInfo"]["name"] == "schooldata"
     assert "mcp-session-id" not in init.headers  # stateless: no session to keep
     assert anonymous.legacy("notifications/initialized", version=version).status_code == 202
@@ -191,7 +196,7 @@ def test_handshake_era_protocol_errors_travel_in_200_responses(anonymous: McpHtt
     )
     assert unknown_tool.status_code == 200
     assert unknown_tool.json()["error"]["code"] == -32602
-    unknown_method = anonymous.legacy("resources/list", {}, version="2025-06-18")
+    unknown_method = anonymous.legacy("schools/list", {}, version="2025-06-18")
     assert unknown_method.json()["error"]["code"] == -32601
 
 
@@ -207,6 +212,40 @@ def test_the_era_is_chosen_per_request(anonymous: McpHttp) -> None:
     assert anonymous.modern("tools/list").json()["result"]["resultType"] == "complete"
     legacy = anonymous.legacy("tools/list", {}, version="2025-06-18").json()["result"]
     assert "resultType" not in legacy
+
+
+@pytest.mark.parametrize(
+    ("method", "listed"),
+    [
+        ("prompts/list", "prompts"),
+        ("resources/list", "resources"),
+        ("resources/templates/list", "resourceTemplates"),
+    ],
+)
+def test_what_is_advertised_is_answered_with_empty_lists_and_cache_hints(
+    anonymous: McpHttp, method: str, listed: str
+) -> None:
+    result = anonymous.modern(method).json()["result"]
+    assert result[listed] == []
+    assert result["resultType"] == "complete"
+    assert result["cacheScope"] == "public"  # empty for everyone
+    assert result["ttlMs"] > 0
+    legacy = anonymous.legacy(method, {}, version="2025-11-25").json()["result"]
+    assert legacy[listed] == []
+
+
+def test_no_prompt_or_resource_exists_so_getting_one_is_invalid_params(
+    anonymous: McpHttp,
+) -> None:
+    prompt = anonymous.modern("prompts/get", {"name": "summary"}, **{"Mcp-Name": "summary"})
+    assert prompt.status_code == 400
+    assert prompt.json()["error"]["code"] == -32602
+    assert prompt.json()["error"]["data"] == {"name": "summary"}
+    uri = "schooldata://schools/100001"
+    resource = anonymous.modern("resources/read", {"uri": uri}, **{"Mcp-Name": uri})
+    assert resource.status_code == 400
+    assert resource.json()["error"]["code"] == -32602
+    assert resource.json()["error"]["data"] == {"uri": uri}
 
 
 def test_only_post_is_served(http: TestClient) -> None:
