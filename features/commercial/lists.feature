@@ -58,6 +58,26 @@ Feature: Finding schools with a key
       And every result has the phase "secondary"
       And 3 schools match in total
 
+    Scenario: Filter values may be written as the answers write them
+      When I list schools with:
+        | q      | school  |
+        | phase  | Primary |
+        | gender | Mixed   |
+        | sort   | Name    |
+      Then every result has the phase "primary"
+      And the answer is given
+
+  Rule: The commercial text "q" is at most 200 characters (the public query has no maximum)
+
+    Scenario: A 200-character q is searched
+      When I list schools with a q of 200 characters
+      Then the answer is given
+
+    Scenario: A 201-character q is refused
+      When I list schools with a q of 201 characters
+      Then the request is refused with "invalid_parameter"
+      And the refusal mentions "at most 200 characters"
+
   Rule: The profile is "a stable joined record", of open schools only
 
     Scenario: The profile of a school is the same each time it is asked for

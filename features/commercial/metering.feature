@@ -99,6 +99,66 @@ Feature: Rate limits and quotas
       And I am told to retry when the next month begins
       And my organisation has used 3 requests this month
 
+  Rule: A request that ran is metered whatever it found
+
+    Scenario: Looking near an unknown postcode is metered: the postcode was looked up
+      Given I hold a key on the "developer" plan
+      When I look for schools near:
+        | postcode | ZZ99 9ZZ |
+      Then the request is refused with "unknown_postcode"
+      And my organisation has used 1 request this month
+
+  @mcp
+  Rule: An MCP tools/call is metered only when its "arguments validated (the tool ran, whatever it found)"
+
+    Scenario Outline: Looking near <what> is refused and not metered
+      Given I hold a key on the "developer" plan
+      When I look for schools near:
+        | <name> | <value> |
+      Then the request is refused with "invalid_parameter"
+      And the refusal names the parameter "<parameter>"
+      And my organisation has used 0 requests this month
+
+      Examples:
+        | what                            | name         | value          | parameter    |
+        | a latitude without a longitude  | latitude     | 51.5           | latitude     |
+        | a radius without an origin      | radius_miles | 1              | postcode     |
+        | something not shaped a postcode | postcode     | not a postcode | postcode     |
+
+    Scenario: A postcode and a point together are refused and not metered
+      Given I hold a key on the "developer" plan
+      When I look for schools near:
+        | postcode  | SW1A 1AA |
+        | latitude  | 51.5     |
+        | longitude | -0.1     |
+      Then the request is refused with "invalid_parameter"
+      And my organisation has used 0 requests this month
+
+    Scenario: Sorting by distance without an origin is refused and not metered
+      Given I hold a key on the "developer" plan
+      When I list schools with:
+        | q    | st       |
+        | sort | distance |
+      Then the request is refused with "invalid_parameter"
+      And the refusal names the parameter "sort"
+      And my organisation has used 0 requests this month
+
+    Scenario: An invalid URN is refused and not metered
+      Given I hold a key on the "developer" plan
+      When I ask for the profile of school "12345"
+      Then the request is refused with "invalid_urn"
+      And my organisation has used 0 requests this month
+
+  @domain @rest
+  Rule: A REST request is metered once it "passed authentication, entitlement and the rate limit", even when its parameters are invalid
+
+    Scenario: A REST request refused for its parameters is metered
+      Given I hold a key on the "developer" plan
+      When I look for schools near:
+        | latitude | 51.5 |
+      Then the request is refused with "invalid_parameter"
+      And my organisation has used 1 request this month
+
   @transport
   Rule: Commercial answers carry the metering headers
 

@@ -120,7 +120,13 @@ Feature: What each plan may do
       Then the request is refused with "not_found"
       And the refusal mentions "999999"
 
-    Scenario: A comparison with an invalid URN is refused
+    Scenario: A comparison with an invalid URN is refused, naming urns
       Given I hold a key on the "professional" plan
       When I compare the schools "100002, 12345"
       Then the request is refused with "invalid_urn"
+      And the refusal names the parameter "urns"
+
+    Scenario: URNs to compare may be given as numbers
+      Given I hold a key on the "professional" plan
+      When I compare the schools given as numbers "100002, 100003, 100005"
+      Then the comparison shows 3 schools in the order asked

@@ -124,7 +124,8 @@ class Driver:
             raise ValueError(f"no dataset topic {topic!r}")
         return self._checked("dataset", topic, urn)
 
-    def compare(self, urns: Sequence[str]) -> Answer:
+    def compare(self, urns: Sequence[str | int]) -> Answer:
+        """URNs as text, or as JSON numbers where the face carries JSON."""
         return self._checked("compare", list(urns))
 
     def rankings(self, params: Params) -> Answer:
@@ -207,7 +208,7 @@ class Driver:
     def _dataset(self, topic: str, urn: str) -> Answer:
         raise NotImplementedError
 
-    def _compare(self, urns: list[str]) -> Answer:
+    def _compare(self, urns: list[str | int]) -> Answer:
         raise NotImplementedError
 
     def _rankings(self, params: Params) -> Answer:

@@ -130,8 +130,8 @@ class CliDriver(Driver):
     def _dataset(self, topic: str, urn: str) -> Answer:
         return self._run([topic, urn])
 
-    def _compare(self, urns: list[str]) -> Answer:
-        return self._run(["compare", *urns])
+    def _compare(self, urns: list[str | int]) -> Answer:
+        return self._run(["compare", *map(str, urns)])  # a command line is text
 
     def _rankings(self, params: Params) -> Answer:
         return self._run(["rankings", *options(params, {})])

@@ -20,8 +20,6 @@ from schooldata.application.access import Caller
 from schooldata.application.commercial import ListAnswer
 from schooldata.application.search_schools import (
     PublicSearchRequest,
-    parse_float_parameter,
-    parse_int_parameter,
 )
 from schooldata.domain.errors import DomainError
 from schooldata.domain.keys import MissingApiKey
@@ -97,13 +95,7 @@ class DomainDriver(Driver):
         try:
             if keyed and not self.reference:
                 self._authenticate()  # a bad key is refused, never silently downgraded
-            request = PublicSearchRequest(
-                query=params.get("query"),
-                postcode=params.get("postcode"),
-                phase=params.get("phase"),
-                radius_miles=parse_float_parameter("radius_miles", params.get("radius_miles")),
-                limit=parse_int_parameter("limit", params.get("limit")),
-            )
+            request = PublicSearchRequest.from_params(params)
             answer = app.search_schools.execute(request)
         except DomainError as error:
             return refusal(self.face, error)
@@ -149,7 +141,7 @@ class DomainDriver(Driver):
 
         return self._commercial(TOPIC_FEATURES[topic], produce)
 
-    def _compare(self, urns: list[str]) -> Answer:
+    def _compare(self, urns: list[str | int]) -> Answer:
         def produce(plan: Plan) -> tuple[Any, None]:
             comparison = self.world.app.school_data.compare(urns, plan)
             return wire.comparison_document(comparison), None

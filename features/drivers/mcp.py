@@ -94,7 +94,7 @@ class McpDriver(Driver):
     def _dataset(self, topic: str, urn: str) -> Answer:
         return self._call(TOPIC_TOOLS[topic], {"urn": urn})
 
-    def _compare(self, urns: list[str]) -> Answer:
+    def _compare(self, urns: list[str | int]) -> Answer:
         return self._call("compare_schools", {"urns": urns})
 
     def _rankings(self, params: Params) -> Answer:

@@ -69,7 +69,7 @@ class RestDriver(Driver):
     def _dataset(self, topic: str, urn: str) -> Answer:
         return self._get(f"{API}/schools/{quote(urn, safe='')}/{topic}", {}, self._headers())
 
-    def _compare(self, urns: list[str]) -> Answer:
+    def _compare(self, urns: list[str | int]) -> Answer:
         response = self.client.post(
             f"{API}/schools/compare", json={"urns": urns}, headers=self._headers()
         )

@@ -79,6 +79,25 @@ Feature: The bounds of a public search
         | college |
         | sixth   |
 
+  Rule: A phase may be written in any case, as the answers write it or not
+
+    Scenario Outline: Searching for "<written>" schools finds the <phase> schools
+      When I search with:
+        | postcode | SW1A 1AA  |
+        | phase    | <written> |
+        | limit    | 25        |
+      Then <count> schools match in total
+      And every result has the phase "<phase>"
+      And the answer shows:
+        | phase | "<written>" |
+
+      Examples:
+        | written     | phase       | count |
+        | Primary     | primary     | 8     |
+        | SECONDARY   | secondary   | 6     |
+        | Sixth Form  | sixth form  | 1     |
+        | All-Through | all-through | 1     |
+
   @rest
   Rule: A parameter the public search does not define is ignored (its refusals are listed)
 

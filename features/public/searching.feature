@@ -62,6 +62,10 @@ Feature: Searching open schools
         | ..    |
         | !?    |
 
+    Scenario: The public query has no maximum length: a 300-character query is searched
+      When I search for a query of 300 characters
+      Then the answer is given
+
   Rule: The answer echoes the input: "No properties other than those listed may appear"
 
     Scenario: A search answer echoes its input and holds only the documented fields

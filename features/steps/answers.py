@@ -11,7 +11,7 @@ from typing import Any
 
 from pytest_bdd import parsers, then
 
-from features.drivers import Answer, Driver
+from features.drivers import Answer, Driver, FaceCannot
 from features.drivers.world import World
 from features.steps.questions import Exchange, table
 from schooldata.domain.metering import month_reset
@@ -121,6 +121,14 @@ def _(answer: Answer, text: str) -> None:
 @then(parsers.parse('the refusal names the feature "{feature}"'))
 def _(answer: Answer, feature: str) -> None:
     assert answer.details.get("feature") == feature, answer.details
+
+
+@then(parsers.parse('the refusal names the parameter "{parameter}"'))
+def _(answer: Answer, parameter: str) -> None:
+    assert not answer.ok, answer.describe()
+    if answer.face == "cli":
+        raise FaceCannot("the cli face prints an error's message, not its details")
+    assert answer.details.get("parameter") == parameter, answer.details
 
 
 @then(parsers.parse('the refusal names the parameter "{parameter}" with a maximum of {maximum:d}'))

@@ -83,6 +83,12 @@ def _(driver: Driver, exchange: Exchange, datatable: list[list[str]]) -> Answer:
     return exchange.put(lambda: driver.search(params))
 
 
+@when(parsers.parse("I search for a query of {length:d} characters"), target_fixture="answer")
+def _(driver: Driver, exchange: Exchange, length: int) -> Answer:
+    query = ("st mary " * length)[:length]
+    return exchange.put(lambda: driver.search({"query": query}))
+
+
 @when(parsers.parse('I ask for the school "{urn}"'), target_fixture="answer")
 def _(driver: Driver, exchange: Exchange, urn: str) -> Answer:
     return exchange.put(lambda: driver.school(urn))
@@ -134,6 +140,12 @@ def _(driver: Driver, exchange: Exchange, datatable: list[list[str]]) -> Answer:
     return exchange.put(lambda: driver.list_schools(params))
 
 
+@when(parsers.parse("I list schools with a q of {length:d} characters"), target_fixture="answer")
+def _(driver: Driver, exchange: Exchange, length: int) -> Answer:
+    text = ("st mary " * length)[:length]
+    return exchange.put(lambda: driver.list_schools({"q": text}))
+
+
 @when("I look for schools near:", target_fixture="answer")
 def _(driver: Driver, exchange: Exchange, datatable: list[list[str]]) -> Answer:
     params = table(datatable)
@@ -144,6 +156,14 @@ def _(driver: Driver, exchange: Exchange, datatable: list[list[str]]) -> Answer:
 def _(driver: Driver, exchange: Exchange, urns: str) -> Answer:
     asked = exchange.compared = [urn.strip() for urn in urns.split(",")]
     return exchange.put(lambda: driver.compare(asked))
+
+
+@when(parsers.parse('I compare the schools given as numbers "{urns}"'), target_fixture="answer")
+def _(driver: Driver, exchange: Exchange, urns: str) -> Answer:
+    """The URNs as JSON numbers where the face carries JSON (a command line has only text)."""
+    exchange.compared = [urn.strip() for urn in urns.split(",")]
+    numbers = [int(urn) for urn in exchange.compared]
+    return exchange.put(lambda: driver.compare(numbers))
 
 
 @when(parsers.parse("I compare {count:d} different schools"), target_fixture="answer")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from attrs import evolve
@@ -64,6 +65,80 @@ def test_only_accepted_tool_calls_are_metered(http: TestClient, app: Application
     )
     assert legacy.json()["result"]["isError"] is False
     assert used(app, "acme-developer") == before + len(accepted) + 1
+
+
+# Every argument rule is checked before a use is consumed, cross-argument rules and the
+# URN's exact six digits included (a trailing newline once slipped past a `$` anchor).
+REFUSED_FOR_THEIR_ARGUMENTS: list[tuple[str, dict[str, Any], str, str]] = [
+    ("find_schools_near_location", {}, "invalid_parameter", "postcode"),
+    ("find_schools_near_location", {"latitude": 51.5}, "invalid_parameter", "latitude"),
+    (
+        "find_schools_near_location",
+        {"postcode": "SW1A 1AA", "latitude": 51.5, "longitude": -0.1},
+        "invalid_parameter",
+        "postcode",
+    ),
+    ("find_schools_near_location", {"radius_miles": 1}, "invalid_parameter", "postcode"),
+    ("search_schools", {"q": "st", "sort": "distance"}, "invalid_parameter", "sort"),
+    (
+        "find_schools_near_location",
+        {"postcode": "SW1A 1AA", "sort": "relevance"},
+        "invalid_parameter",
+        "sort",
+    ),
+    ("find_schools_near_location", {"postcode": "not a postcode"}, "invalid_parameter", "postcode"),
+    ("get_school", {"urn": "100004\n"}, "invalid_urn", "urn"),
+    ("get_school_results", {"urn": 12345}, "invalid_urn", "urn"),
+    ("compare_schools", {"urns": ["100004", "100484\n"]}, "invalid_urn", "urns"),
+    ("compare_schools", {"urns": ["100004", 100004]}, "invalid_parameter", "urns"),
+    ("search_schools", {"q": "st", "per_page": 2.5}, "invalid_parameter", "per_page"),
+    ("get_school_rankings", {"metric": "svc_score"}, "invalid_parameter", "phase"),
+]
+
+
+@pytest.mark.parametrize(("tool", "arguments", "code", "parameter"), REFUSED_FOR_THEIR_ARGUMENTS)
+def test_a_call_refused_for_its_arguments_consumes_nothing(
+    http: TestClient,
+    app: Application,
+    tool: str,
+    arguments: dict[str, Any],
+    code: str,
+    parameter: str,
+) -> None:
+    mcp = McpHttp(http, bearer(issue_key(app, "enterprise")))
+    response = mcp.modern("tools/call", {"name": tool, "arguments": arguments})
+    result = response.json()["result"]
+    assert result["isError"] is True
+    error = result["structuredContent"]["error"]
+    assert (error["code"], error["details"].get("parameter")) == (code, parameter), error
+    assert used(app, "acme-enterprise") == 0
+    assert response.headers["x-quota-remaining"] == "2000000"
+
+
+def test_per_page_over_the_plan_is_refused_as_such_even_written_60_0(
+    http: TestClient, app: Application
+) -> None:
+    mcp = McpHttp(http, bearer(issue_key(app, "developer")))
+    for per_page in (60, 60.0):
+        error = mcp.call("search_schools", {"q": "st", "per_page": per_page})["structuredContent"]
+        assert error["error"]["code"] == "limit_exceeds_plan"
+        assert error["error"]["details"] == {"parameter": "per_page", "max": 25}
+    assert used(app, "acme-developer") == 0
+
+
+def test_a_call_that_ran_into_an_unknown_postcode_or_school_is_metered(
+    http: TestClient, app: Application
+) -> None:
+    mcp = McpHttp(http, bearer(issue_key(app, "enterprise")))
+    ran = [
+        ("find_schools_near_location", {"postcode": "ZZ9 9ZZ"}, "unknown_postcode"),
+        ("get_school", {"urn": 999999}, "not_found"),
+        ("compare_schools", {"urns": ["100002", "999999"]}, "not_found"),
+    ]
+    for tool, arguments, code in ran:
+        result = mcp.call(tool, arguments)
+        assert result["structuredContent"]["error"]["code"] == code
+    assert used(app, "acme-enterprise") == len(ran)
 
 
 def test_anonymous_calls_are_never_metered_and_carry_no_meter_headers(

@@ -26,6 +26,11 @@ DISCOVERY_HEADERS = {
     "MCP-Protocol-Version": "2026-07-28",
     "Mcp-Method": "server/discover",
 }
+ADVERTISED = {
+    "tools": {"listChanged": False},
+    "prompts": {"listChanged": False},  # none: an empty list
+    "resources": {"listChanged": False, "subscribe": False},  # none: empty lists
+}
 DISCOVERY_BODY = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -50,7 +55,7 @@ def test_the_discovery_request_of_the_description_succeeds(http: TestClient) -> 
     result = body["result"]
     assert result["resultType"] == "complete"
     assert set(ALL_VERSIONS) <= set(result["supportedVersions"])
-    assert result["capabilities"] == {"tools": {"listChanged": False}}  # nothing else advertised
+    assert result["capabilities"] == ADVERTISED  # no logging, completions or subscriptions
     assert result["instructions"]
     assert result["ttlMs"] > 0
     assert result["cacheScope"] == "public"
@@ -120,7 +125,7 @@ def test_an_unsupported_version_is_400_naming_every_served_version(
 
 
 def test_an_unknown_method_is_404_method_not_found(anonymous: McpHttp) -> None:
-    response = anonymous.modern("resources/list")
+    response = anonymous.modern("schools/list")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == -32601
     assert anonymous.modern("ping").status_code == 404  # ping exists only in the handshake eras
@@ -162,7 +167,7 @@ def test_the_handshake_eras_initialize_list_and_call_on_the_same_url(
     assert init.status_code == 200
     result = init.json()["result"]
     assert result["protocolVersion"] == version
-    assert result["capabilities"] == {"tools": {"listChanged": False}}
+    assert result["capabilities"] == ADVERTISED
     assert result["serverInfo"]["name"] == "schooldata"
     assert "mcp-session-id" not in init.headers  # stateless: no session to keep
     assert anonymous.legacy("notifications/initialized", version=version).status_code == 202
@@ -191,7 +196,7 @@ def test_handshake_era_protocol_errors_travel_in_200_responses(anonymous: McpHtt
     )
     assert unknown_tool.status_code == 200
     assert unknown_tool.json()["error"]["code"] == -32602
-    unknown_method = anonymous.legacy("resources/list", {}, version="2025-06-18")
+    unknown_method = anonymous.legacy("schools/list", {}, version="2025-06-18")
     assert unknown_method.json()["error"]["code"] == -32601
 
 
@@ -207,6 +212,114 @@ def test_the_era_is_chosen_per_request(anonymous: McpHttp) -> None:
     assert anonymous.modern("tools/list").json()["result"]["resultType"] == "complete"
     legacy = anonymous.legacy("tools/list", {}, version="2025-06-18").json()["result"]
     assert "resultType" not in legacy
+
+
+@pytest.mark.parametrize(
+    ("method", "listed"),
+    [
+        ("prompts/list", "prompts"),
+        ("resources/list", "resources"),
+        ("resources/templates/list", "resourceTemplates"),
+    ],
+)
+def test_what_is_advertised_is_answered_with_empty_lists_and_cache_hints(
+    anonymous: McpHttp, method: str, listed: str
+) -> None:
+    result = anonymous.modern(method).json()["result"]
+    assert result[listed] == []
+    assert result["resultType"] == "complete"
+    assert result["cacheScope"] == "public"  # empty for everyone
+    assert result["ttlMs"] > 0
+    legacy = anonymous.legacy(method, {}, version="2025-11-25").json()["result"]
+    assert legacy[listed] == []
+
+
+def test_no_prompt_or_resource_exists_so_getting_one_is_invalid_params(
+    anonymous: McpHttp,
+) -> None:
+    prompt = anonymous.modern("prompts/get", {"name": "summary"}, **{"Mcp-Name": "summary"})
+    assert prompt.status_code == 400
+    assert prompt.json()["error"]["code"] == -32602
+    assert prompt.json()["error"]["data"] == {"name": "summary"}
+    uri = "schooldata://schools/100001"
+    resource = anonymous.modern("resources/read", {"uri": uri}, **{"Mcp-Name": uri})
+    assert resource.status_code == 400
+    assert resource.json()["error"]["code"] == -32602
+    assert resource.json()["error"]["data"] == {"uri": uri}
+
+
+@pytest.mark.parametrize("method", ["server/discover", "tools/list", "tools/call"])
+def test_a_stateless_era_meta_without_its_version_header_is_400_header_mismatch(
+    http: TestClient, method: str
+) -> None:
+    params: dict[str, object] = {"_meta": envelope_meta()}
+    headers = {k: v for k, v in DISCOVERY_HEADERS.items() if k != "MCP-Protocol-Version"}
+    headers["Mcp-Method"] = method
+    if method == "tools/call":
+        params.update(name="get_school", arguments={"urn": "100001"})
+        headers["Mcp-Name"] = "get_school"
+    body = {"jsonrpc": "2.0", "id": 41, "method": method, "params": params}
+    response = http.post("/mcp", json=body, headers=headers)
+    assert response.status_code == 400
+    answer = response.json()
+    assert answer["id"] == 41
+    assert answer["error"]["code"] == -32020
+    assert "MCP-Protocol-Version" in answer["error"]["message"]
+
+
+def test_neither_version_header_nor_meta_is_the_2025_03_26_era(http: TestClient) -> None:
+    body = {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}}
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    response = http.post("/mcp", json=body, headers=headers)
+    assert response.status_code == 200
+    assert {t["name"] for t in response.json()["result"]["tools"]} == PUBLIC_TOOLS
+
+
+@pytest.mark.parametrize("requested", ["garbage", "2099-01-01"])
+def test_an_unknown_version_header_without_meta_is_unsupported_not_a_missing_meta(
+    http: TestClient, requested: str
+) -> None:
+    body = {"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {}}
+    headers = {**DISCOVERY_HEADERS, "MCP-Protocol-Version": requested, "Mcp-Method": "tools/list"}
+    response = http.post("/mcp", json=body, headers=headers)
+    assert response.status_code == 400
+    answer = response.json()
+    assert answer["id"] == 9
+    assert answer["error"]["code"] == -32022
+    assert answer["error"]["data"] == {"supported": list(ALL_VERSIONS), "requested": requested}
+
+
+def test_an_unknown_version_in_both_header_and_meta_is_unsupported(http: TestClient) -> None:
+    body = {**DISCOVERY_BODY, "params": {"_meta": envelope_meta("2099-01-01")}}
+    sent = {**DISCOVERY_HEADERS, "MCP-Protocol-Version": "2099-01-01"}
+    response = http.post("/mcp", json=body, headers=sent)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == -32022
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"MCP-Protocol-Version": "2024-11-05"},
+        {"MCP-Protocol-Version": "garbage"},
+        {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"},  # mismatched
+        {"Content-Type": "text/plain"},
+    ],
+)
+def test_bad_credentials_are_401_before_any_protocol_check(
+    http: TestClient, headers: dict[str, str]
+) -> None:
+    sent = {**DISCOVERY_HEADERS, "Authorization": "Bearer svc_live_not-a-key", **headers}
+    response = http.post("/mcp", json=DISCOVERY_BODY, headers=sent)
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "invalid_api_key"
+
+
+def test_bad_credentials_on_a_get_are_401_not_405(http: TestClient) -> None:
+    response = http.get("/mcp", headers={"X-API-Key": "svc_live_not-a-key"})
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "invalid_api_key"
+    assert response.headers["www-authenticate"].startswith("Bearer")
 
 
 def test_only_post_is_served(http: TestClient) -> None:
@@ -238,6 +351,21 @@ def test_a_notification_is_acknowledged_with_202(http: TestClient) -> None:
     body = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
     headers = {**DISCOVERY_HEADERS, "Mcp-Method": "notifications/cancelled"}
     assert http.post("/mcp", json=body, headers=headers).status_code == 202
+
+
+@pytest.mark.parametrize("method_header", [None, "", "notifications/progress"])
+def test_a_notification_without_its_method_header_is_400_header_mismatch(
+    http: TestClient, method_header: str | None
+) -> None:
+    body = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+    headers = {k: v for k, v in DISCOVERY_HEADERS.items() if k != "Mcp-Method"}
+    if method_header is not None:
+        headers["Mcp-Method"] = method_header
+    response = http.post("/mcp", json=body, headers=headers)
+    assert response.status_code == 400
+    answer = response.json()
+    assert answer["id"] is None  # a notification has none
+    assert answer["error"]["code"] == -32020
 
 
 def test_client_info_is_optional_in_meta(http: TestClient) -> None:

@@ -133,11 +133,54 @@ def test_an_invalid_urn_is_a_tool_error_the_model_can_read(anonymous: McpHttp, u
     conforms(anonymous.tools()["get_school"], result)
 
 
-def test_a_urn_sent_as_a_number_is_told_to_send_text(anonymous: McpHttp) -> None:
+def test_a_urn_sent_as_a_number_is_that_school(http: TestClient, anonymous: McpHttp) -> None:
     result = anonymous.call("get_school", {"urn": 100001})
+    assert result["isError"] is False
+    assert result["structuredContent"] == http.get("/api/v1/schools/100001").json()
+    urn = anonymous.tools()["get_school"]["inputSchema"]["properties"]["urn"]
+    assert urn["type"] == ["string", "integer"]
+    assert (urn["minimum"], urn["maximum"]) == (100000, 999999)
+
+
+@pytest.mark.parametrize("urn", [12345, 1000000, 100001.5, True, "100001\n"])
+def test_a_number_or_text_that_is_not_six_digits_is_an_invalid_urn(
+    anonymous: McpHttp, urn: object
+) -> None:
+    result = anonymous.call("get_school", {"urn": urn})
     assert result["isError"] is True
     assert result["structuredContent"]["code"] == "invalid_urn"
-    assert '"100001"' in result["structuredContent"]["error"]
+
+
+def test_an_integral_limit_is_that_integer_as_json_schema_counts_it(
+    http: TestClient, anonymous: McpHttp
+) -> None:
+    result = anonymous.call("search_schools", {"query": "st", "limit": 2.0})
+    assert result["isError"] is False
+    assert result["structuredContent"] == http.get("/api/v1/search?query=st&limit=2").json()
+    fraction = anonymous.call("search_schools", {"query": "st", "limit": 2.5})
+    assert fraction["structuredContent"]["code"] == "invalid_parameter"
+    assert "integer" in fraction["structuredContent"]["error"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        {"query": "school", "phase": "Primary"},
+        {"query": "school", "phase": " SECONDARY "},
+        {"query": "st mary " * 40},  # 320 characters: the public search has no maximum
+    ],
+)
+def test_the_public_search_accepts_what_rest_accepts(
+    http: TestClient, anonymous: McpHttp, question: dict[str, Any]
+) -> None:
+    rest = http.get("/api/v1/search", params=question)
+    assert rest.status_code == 200
+    result = anonymous.call("search_schools", question)
+    assert result["isError"] is False, result["structuredContent"]
+    assert result["structuredContent"] == rest.json()  # the echo too: as sent
+    assert (
+        "maxLength" not in anonymous.tools()["search_schools"]["inputSchema"]["properties"]["query"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -286,6 +329,46 @@ def test_commercial_mistakes_are_tool_errors_in_the_commercial_shape(
     error = result["structuredContent"]["error"]
     assert error["code"] == code, error
     assert details.items() <= error["details"].items()
+
+
+def test_commercial_enums_accept_the_values_the_answers_show_in_any_case(
+    http: TestClient, app: Application
+) -> None:
+    key = issue_key(app, "enterprise")
+    mcp = McpHttp(http, bearer(key))
+    listed = mcp.call("search_schools", {"q": "school", "per_page": 3})["structuredContent"]
+    shown = listed["data"][0]
+    assert shown["gender"] == "Mixed"  # what an agent may copy back
+    question = {"q": "school", "gender": shown["gender"], "phase": "Primary", "sort": "NAME"}
+    result = mcp.call("search_schools", question)
+    _same_envelope(result, _rest(http, key, "/api/v1/schools/search", **question))
+    ranking = {"metric": "SVC_SCORE", "phase": "Secondary", "order": "Asc"}
+    result = mcp.call("get_school_rankings", ranking)
+    _same_envelope(result, _rest(http, key, "/api/v1/rankings", **ranking))
+
+
+@pytest.mark.parametrize("urns", [["100002", "abc"], ["100002", "100003\n"], ["100002", True]])
+def test_a_malformed_urn_to_compare_is_refused_exactly_as_rest_refuses_it(
+    http: TestClient, app: Application, urns: list[object]
+) -> None:
+    key = issue_key(app, "professional")
+    rest = http.post("/api/v1/schools/compare", json={"urns": urns}, headers=bearer(key))
+    assert rest.status_code == 400
+    result = McpHttp(http, bearer(key)).call("compare_schools", {"urns": urns})
+    error = result["structuredContent"]["error"]
+    assert error["code"] == rest.json()["error"]["code"] == "invalid_urn"
+    assert error["details"] == rest.json()["error"]["details"] == {"parameter": "urns"}
+
+
+def test_urns_to_compare_may_be_numbers_on_both_faces(http: TestClient, app: Application) -> None:
+    key = issue_key(app, "professional")
+    urns = [100002, "100003", 100005]
+    rest = http.post("/api/v1/schools/compare", json={"urns": urns}, headers=bearer(key))
+    mcp = McpHttp(http, bearer(key))
+    result = mcp.call("compare_schools", {"urns": urns})
+    _same_envelope(result, rest.json())
+    items = mcp.tools()["compare_schools"]["inputSchema"]["properties"]["urns"]["items"]
+    assert items["type"] == ["string", "integer"]
 
 
 def test_compare_is_bounded_by_the_plan(http: TestClient, app: Application) -> None:

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from litestar.testing import TestClient
 from tests.conftest import issue_key
-from tests.e2e.test_mcp_support import McpHttp, served, used
+from tests.e2e.test_mcp_support import McpHttp, envelope_meta, served, used
 from tests.support.dataset import build_store
 
 from schooldata.adapters.memory.store import InMemoryStore
@@ -159,6 +159,36 @@ def test_a_replayed_mcp_call_carries_the_new_id_and_the_same_result(http: TestCl
     again = mcp.modern("tools/call", {"name": "get_school", "arguments": {"urn": "12"}})
     assert error.json()["result"]["isError"] is True
     assert again.json()["id"] != error.json()["id"]
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_an_mcp_body_nested_too_deep_is_the_json_rpc_parse_error_never_a_500(
+    http: TestClient,  # type: ignore[type-arg]
+    app: Application,
+    keyed: bool,
+) -> None:
+    settle(http, "/api/v1/schools/100001")  # the replay layer now reads MCP bodies
+    arguments = "[" * 1000 + "]" * 1000
+    meta = json.dumps(envelope_meta())
+    raw = (
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_schools",'
+        f'"arguments":{{"query":{arguments}}},"_meta":{meta}}}}}'
+    )
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "tools/call",
+        "Mcp-Name": "search_schools",
+    }
+    if keyed:
+        headers["Authorization"] = f"Bearer {issue_key(app)}"
+    response = http.post("/mcp", content=raw, headers=headers)
+    assert response.status_code == 400
+    assert response.headers["content-type"].startswith("application/json")
+    answer = response.json()
+    assert answer["id"] is None
+    assert answer["error"]["code"] == -32700
 
 
 # ---------------------------------------------------------------------------------------------

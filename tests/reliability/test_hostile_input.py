@@ -205,6 +205,12 @@ def padded_compare(size: int) -> bytes:
 
 ROWS = json.dumps({"urns": ["100001"] * 12_000})  # ~120 KB of otherwise valid JSON
 DEEP = "[" * 30_000 + "]" * 30_000
+DEEP_TOOLS_CALL = (
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_schools",'
+    '"arguments":{"query":' + "[" * 1000 + "]" * 1000 + '},"_meta":{'
+    '"io.modelcontextprotocol/protocolVersion":"2026-07-28",'
+    '"io.modelcontextprotocol/clientCapabilities":{}}}}'
+)
 
 # (id, request, allowed statuses, expected error code or None)
 CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
@@ -296,10 +302,11 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
         "invalid_parameter",
     ),
     (
+        # In-range integers are URNs (100001 is "100001"); these spell no six-digit URN.
         "compare-urns-numbers",
-        http("POST", "/api/v1/schools/compare", keyed=True, json={"urns": [100001, 100002]}),
+        http("POST", "/api/v1/schools/compare", keyed=True, json={"urns": [12345, 1000000]}),
         {400},
-        "invalid_parameter",
+        "invalid_urn",
     ),
     (
         "compare-urns-null",
@@ -311,7 +318,7 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
         "compare-urns-objects",
         http("POST", "/api/v1/schools/compare", keyed=True, json={"urns": [{}, []]}),
         {400},
-        "invalid_parameter",
+        "invalid_urn",
     ),
     (
         "compare-extra-field",
@@ -387,7 +394,7 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
             headers=JSON,
         ),
         {400},
-        "invalid_parameter",
+        "invalid_urn",
     ),
     (
         "compare-nul-urn",
@@ -402,6 +409,23 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
     (
         "mcp-nested-deep-old-version",
         http("POST", "/mcp", content=DEEP, headers={**MCP, "mcp-protocol-version": "2024-11-05"}),
+        {400},
+        None,
+    ),
+    (
+        # The body the replay layer reads for anonymous tools/call: it must not crash it.
+        "mcp-tools-call-nested-deep-arguments",
+        http(
+            "POST",
+            "/mcp",
+            content=DEEP_TOOLS_CALL,
+            headers={
+                **MCP,
+                "mcp-protocol-version": "2026-07-28",
+                "mcp-method": "tools/call",
+                "mcp-name": "search_schools",
+            },
+        ),
         {400},
         None,
     ),

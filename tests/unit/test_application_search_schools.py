@@ -10,8 +10,6 @@ from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.application.search_schools import (
     PublicSearchRequest,
     SearchSchools,
-    parse_float_parameter,
-    parse_int_parameter,
 )
 from schooldata.domain.errors import InvalidParameter, MissingSearchInput, UnknownPostcode
 from schooldata.domain.geo import Location, distance_miles
@@ -263,29 +261,29 @@ def test_the_in_memory_store_answers_exactly_like_the_pure_evaluator(
     ("raw", "value"), [("10", 10), (" 7 ", 7), ("+3", 3), ("-2", -2), (None, None)]
 )
 def test_integer_text_parses(raw: str | None, value: int | None) -> None:
-    assert parse_int_parameter("limit", raw) == value
+    assert PublicSearchRequest.from_params({"query": "st", "limit": raw}).limit == value
 
 
 @pytest.mark.parametrize("raw", ["", "1.5", "ten", "١٢", "1e3", "-", "+"])
 def test_non_integer_text_is_an_invalid_parameter(raw: str) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        parse_int_parameter("limit", raw)
+        PublicSearchRequest.from_params({"limit": raw})
     assert caught.value.parameter == "limit"
 
 
 @pytest.mark.parametrize("raw", ["+-3", "--3", "++3"])
 def test_an_integer_with_repeated_signs_is_an_invalid_parameter(raw: str) -> None:
     with pytest.raises(InvalidParameter):
-        parse_int_parameter("limit", raw)
+        PublicSearchRequest.from_params({"limit": raw})
 
 
 @pytest.mark.parametrize(("raw", "value"), [("0.5", 0.5), (" 2 ", 2.0), ("1e1", 10.0)])
 def test_number_text_parses(raw: str, value: float) -> None:
-    assert parse_float_parameter("radius_miles", raw) == value
+    assert PublicSearchRequest.from_params({"radius_miles": raw}).radius_miles == value
 
 
-@pytest.mark.parametrize("raw", ["", "far", "nan", "inf", "-inf", "1e999"])
+@pytest.mark.parametrize("raw", ["", "far", "nan", "inf", "-inf", "1e999", "1_0", "\uff11"])
 def test_non_finite_or_non_numeric_text_is_an_invalid_parameter(raw: str) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        parse_float_parameter("radius_miles", raw)
+        PublicSearchRequest.from_params({"radius_miles": raw})
     assert caught.value.parameter == "radius_miles"

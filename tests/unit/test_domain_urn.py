@@ -109,3 +109,14 @@ def test_orders_urns_numerically() -> None:
         Urn(99999),
         Urn(100010),
     ]
+
+
+def test_a_parsed_urn_parses_to_itself() -> None:
+    urn = Urn(100001)
+    assert Urn.parse(urn) is urn
+
+
+def test_an_invalid_urn_can_name_the_argument_it_came_in() -> None:
+    with pytest.raises(InvalidUrn) as caught:
+        Urn.parse("100484\n", parameter="urns")
+    assert caught.value.details == {"parameter": "urns"}

@@ -109,3 +109,11 @@ def test_ids_with_more_than_one_spelling_are_not_cut() -> None:
     for spelled in (b"-0", b"01", b"1.0", b"1e3", b'"\\u0041"', b"1234567890123456"):
         raw = b'{"method":"tools/call","params":{},"jsonrpc":"2.0","id":' + spelled + b"}"
         assert IdCut.candidates(raw) == [], spelled
+
+
+def test_a_body_nested_too_deep_to_parse_is_not_a_replayable_call() -> None:
+    deep = b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"q":'
+    deep += b"[" * 100_000 + b"]" * 100_000 + b"}}}"
+    assert tools_call(deep) is None  # the full path answers it, with the parse error
+    cut = IdCut(deep[:24], b"7", deep[25:])
+    assert not cut.is_the_id_of(deep, b"7")

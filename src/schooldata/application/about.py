@@ -55,6 +55,12 @@ class Freshness:
 
 
 @frozen(kw_only=True)
+class FreshnessRequest:
+    page: int
+    per_page: int
+
+
+@frozen(kw_only=True)
 class FreshnessPage:
     page: int
     per_page: int
@@ -110,14 +116,22 @@ class About:
     def freshness_page(self, params: p.Params, plan: Plan) -> FreshnessPage:
         """The freshness list a page at a time, as every list is: `page` from 1, `per_page`
         (default 20) bounded by the plan; past the last page, empty with the true total."""
+        return self.freshness_of(self.prepare_freshness(params, plan))
+
+    @staticmethod
+    def prepare_freshness(params: p.Params, plan: Plan) -> FreshnessRequest:
+        """Every argument rule of the freshness list, looking nothing up (faces that meter
+        only validated calls check these first)."""
         p.reject_unknown(params, ("page", "per_page"))
         page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
-        per_page = plan.per_page(p.integer(params, "per_page"))
+        return FreshnessRequest(page=page, per_page=plan.per_page(p.integer(params, "per_page")))
+
+    def freshness_of(self, request: FreshnessRequest) -> FreshnessPage:
         items = self.freshness()
-        start = (page - 1) * per_page
+        start = (request.page - 1) * request.per_page
         return FreshnessPage(
-            page=page,
-            per_page=per_page,
+            page=request.page,
+            per_page=request.per_page,
             total=len(items),
-            items=tuple(items[start : start + per_page]),
+            items=tuple(items[start : start + request.per_page]),
         )

@@ -7,10 +7,15 @@ Rules:
 - Results: per key stage, each measure's latest period and its trend, each value with its own
   status. Progress 8 for 2024/25 (and 2025/26) is null with reason `no_ks2_baseline`, never an
   older value shown as current. 16-18 destinations are the 2022/23 institution cohort.
-- Compare: 2..plan maximum distinct six-digit URNs; an unknown URN -> not found naming it.
+- Compare: 2..plan maximum distinct URNs (six-digit strings, or the integers they spell); a
+  malformed one -> invalid_urn naming `urns`; an unknown URN -> not found naming it.
 - Rankings: a documented metric, a required phase, optional local authority; schools whose
   value is suppressed, missing or not comparable are excluded and counted by reason; ties
   break by URN.
+
+Compare and rankings come in two steps, as the lists do: `prepare_*` checks every parameter
+and looks nothing up (what it raises is the caller's mistake), `compare_schools` and `rank`
+answer. `compare` and `rankings` do both.
 """
 
 from __future__ import annotations
@@ -97,6 +102,18 @@ class RankedSchool:
 
 
 @frozen(kw_only=True)
+class RankingRequest:
+    """A rankings question whose every parameter is valid."""
+
+    metric: str
+    phase: Phase
+    local_authority: str | None
+    descending: bool
+    page: int
+    per_page: int
+
+
+@frozen(kw_only=True)
 class Ranking:
     metric: str
     phase: Phase
@@ -157,7 +174,24 @@ class SchoolData:
         return SchoolTopics(school=school, topics=tuple(out))
 
     def compare(self, raw_urns: object, plan: Plan) -> Comparison:
-        urns = self._compare_urns(raw_urns, plan)
+        return self.compare_schools(self.prepare_compare(raw_urns, plan))
+
+    @staticmethod
+    def prepare_compare(raw_urns: object, plan: Plan) -> tuple[Urn, ...]:
+        """The URNs to compare, in the order asked; every rule but "is it open" checked."""
+        if not isinstance(raw_urns, list):
+            raise InvalidParameter("urns", "urns must be an array of six-digit URNs.")
+        if len(raw_urns) > plan.compare_max:
+            raise LimitExceedsPlan("urns", plan.compare_max, plan.name)
+        if len(raw_urns) < COMPARE_MINIMUM:
+            raise InvalidParameter("urns", "Compare needs at least 2 URNs.")
+        urns = tuple(Urn.parse(u, parameter="urns") for u in raw_urns)
+        if len(set(urns)) != len(urns):
+            raise InvalidParameter("urns", "Each URN may appear only once.")
+        return urns
+
+    def compare_schools(self, urns: Sequence[Urn]) -> Comparison:
+        """Compare prepared URNs; the first one that names no open school -> not found."""
         schools = []
         for urn in urns:
             school = self._schools.get(urn=urn)
@@ -166,19 +200,6 @@ class SchoolData:
             schools.append(school)
         measures = {s.urn: self._latest_headlines(s) for s in schools}
         return Comparison(schools=tuple(schools), measures=measures)
-
-    @staticmethod
-    def _compare_urns(raw_urns: object, plan: Plan) -> list[Urn]:
-        if not isinstance(raw_urns, list) or not all(isinstance(u, str) for u in raw_urns):
-            raise InvalidParameter("urns", "urns must be an array of six-digit URN strings.")
-        if len(raw_urns) > plan.compare_max:
-            raise LimitExceedsPlan("urns", plan.compare_max, plan.name)
-        if len(raw_urns) < COMPARE_MINIMUM:
-            raise InvalidParameter("urns", "Compare needs at least 2 URNs.")
-        urns = [Urn.parse(u) for u in raw_urns]
-        if len(set(urns)) != len(urns):
-            raise InvalidParameter("urns", "Each URN may appear only once.")
-        return urns
 
     def _latest_headlines(self, school: School) -> dict[str, tuple[str | None, Measure]]:
         """The latest comparable measures for the school's phase, each with its status."""
@@ -219,6 +240,10 @@ class SchoolData:
         return out
 
     def rankings(self, params: p.Params, plan: Plan) -> Ranking:
+        return self.rank(self.prepare_rankings(params, plan))
+
+    @staticmethod
+    def prepare_rankings(params: p.Params, plan: Plan) -> RankingRequest:
         p.reject_unknown(params, RANKING_PARAMETERS)
         metric = p.choice(params, "metric", RANKING_METRICS)
         if metric is None:
@@ -233,15 +258,26 @@ class SchoolData:
         order = p.choice(params, "order", ("desc", "asc")) or "desc"
         page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
         per_page = plan.per_page(p.integer(params, "per_page"))
-        query = SchoolQuery(
-            phases=frozenset({phase}),
+        return RankingRequest(
+            metric=metric,
+            phase=phase,
             local_authority=normalise(local_authority) if local_authority else None,
+            descending=order == "desc",
+            page=page,
+            per_page=per_page,
+        )
+
+    def rank(self, request: RankingRequest) -> Ranking:
+        query = SchoolQuery(
+            phases=frozenset({request.phase}),
+            local_authority=request.local_authority,
             limit=1_000_000,
         )
         candidates = [h.school for h in self._schools.search(query=query).hits]
-        values, excluded, period = self._metric_values(metric, candidates)
-        sign = -1.0 if order == "desc" else 1.0
+        values, excluded, period = self._metric_values(request.metric, candidates)
+        sign = -1.0 if request.descending else 1.0
         values.sort(key=lambda item: (sign * item[1], item[0].urn.value))
+        page, per_page = request.page, request.per_page
         items = []
         start = (page - 1) * per_page
         for position, (school, value) in enumerate(
@@ -249,8 +285,8 @@ class SchoolData:
         ):
             items.append(RankedSchool(rank=position, school=school, value=value, period=period))
         return Ranking(
-            metric=metric,
-            phase=phase,
+            metric=request.metric,
+            phase=request.phase,
             period=period,
             page=page,
             per_page=per_page,

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 
 from attrs import frozen
 
-from schooldata.application.locate import locate_postcode
-from schooldata.application.parameters import decimal
+from schooldata.application import parameters as p
+from schooldata.application.locate import locate_parsed
 from schooldata.domain.errors import InvalidParameter
-from schooldata.domain.phase import parse_phase
-from schooldata.domain.postcode import parse_postcode
+from schooldata.domain.phase import Phase, parse_phase
+from schooldata.domain.postcode import PostcodeQuery, parse_postcode
 from schooldata.domain.search import (
     PUBLIC_DEFAULT_LIMIT,
     PUBLIC_MAX_LIMIT,
@@ -25,6 +25,8 @@ from schooldata.domain.search import (
 from schooldata.ports.postcodes import PostcodeDirectory
 from schooldata.ports.schools import SchoolReader
 
+PUBLIC_SEARCH_PARAMETERS = ("query", "postcode", "phase", "radius_miles", "limit")
+
 
 @frozen(kw_only=True)
 class PublicSearchRequest:
@@ -33,6 +35,32 @@ class PublicSearchRequest:
     phase: str | None = None
     radius_miles: float | None = None
     limit: int | None = None
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, object]) -> PublicSearchRequest:
+        """Read the five parameters from any face: text (a query string, a command line) or
+        JSON values. `limit` is an integer ("10", 10 or 10.0, not "10.0" or 2.5) and
+        `radius_miles` a finite number; the texts are kept as given (they are echoed).
+        Other names are not the public search's: it ignores them."""
+        return cls(
+            query=_text(params, "query"),
+            postcode=_text(params, "postcode"),
+            phase=_text(params, "phase"),
+            radius_miles=p.number(params, "radius_miles"),
+            limit=p.integer(params, "limit"),
+        )
+
+
+@frozen(kw_only=True)
+class PreparedSearch:
+    """A public search whose every parameter is valid; the postcode is not looked up yet."""
+
+    request: PublicSearchRequest
+    text: TextQuery | None
+    postcode: PostcodeQuery | None
+    phases: frozenset[Phase]
+    radius_miles: float | None
+    limit: int
 
 
 @frozen(kw_only=True)
@@ -59,38 +87,46 @@ class SearchSchools:
         self._postcodes = postcodes
 
     def execute(self, request: PublicSearchRequest) -> PublicSearchAnswer:
+        return self.run(self.prepare(request))
+
+    def prepare(self, request: PublicSearchRequest) -> PreparedSearch:
+        """Every parameter rule, nothing looked up: what this raises is the caller's mistake."""
         require_some_input(request.query, request.postcode)
         text = TextQuery.parse(request.query) if request.query is not None else None
-        if request.postcode is not None:
-            parse_postcode(request.postcode)  # shape errors before any other parameter
+        # Shape errors of the postcode before any other parameter's.
+        postcode = parse_postcode(request.postcode) if request.postcode is not None else None
         phases = frozenset({parse_phase(request.phase)}) if request.phase is not None else None
         radius = validate_radius(request.radius_miles)
         limit = validate_limit(
             request.limit, default=PUBLIC_DEFAULT_LIMIT, maximum=PUBLIC_MAX_LIMIT
         )
+        return PreparedSearch(
+            request=request,
+            text=text,
+            postcode=postcode,
+            phases=phases or frozenset(),
+            radius_miles=radius,
+            limit=limit,
+        )
+
+    def run(self, prepared: PreparedSearch) -> PublicSearchAnswer:
+        """Locate the postcode (unknown -> unknown_postcode) and search."""
+        request = prepared.request
         near = None
-        if request.postcode is not None:
-            near = Proximity(locate_postcode(self._postcodes, request.postcode), radius)
-        query = SchoolQuery(text=text, near=near, phases=phases or frozenset(), limit=limit)
+        if prepared.postcode is not None and request.postcode is not None:
+            location = locate_parsed(self._postcodes, prepared.postcode, request.postcode)
+            near = Proximity(location, prepared.radius_miles)
+        query = SchoolQuery(
+            text=prepared.text, near=near, phases=prepared.phases, limit=prepared.limit
+        )
         page = self._schools.search(query=query)
         return PublicSearchAnswer(
-            request=request, limit=limit, page=page, with_distance=near is not None
+            request=request, limit=prepared.limit, page=page, with_distance=near is not None
         )
 
 
-_INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
-
-
-def parse_int_parameter(name: str, raw: str | None) -> int | None:
-    """Shared by the faces that receive text: '10' -> 10; '1.5', 'ten' -> a clear error."""
-    if raw is None:
-        return None
-    text = raw.strip()
-    if _INTEGER.fullmatch(text) is None:
-        raise InvalidParameter(name, f"{name} must be an integer.")
-    return int(text)
-
-
-def parse_float_parameter(name: str, raw: str | None) -> float | None:
-    """'2.5' -> 2.5; '1_0', '１', 'nan', 'inf' -> a clear error (see parameters.decimal)."""
-    return None if raw is None else decimal(name, raw)
+def _text(params: Mapping[str, object], name: str) -> str | None:
+    value = params.get(name)
+    if value is None or isinstance(value, str):
+        return value
+    raise InvalidParameter(name, f"{name} must be a string.")

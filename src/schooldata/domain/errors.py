@@ -58,8 +58,8 @@ class UnknownParameter(DomainError):
 class InvalidUrn(InvalidParameter):
     code = "invalid_urn"
 
-    def __init__(self, raw: object) -> None:
-        super().__init__("urn", f"URN must be exactly six digits; got {shown_input(raw)}.")
+    def __init__(self, raw: object, *, parameter: str = "urn") -> None:
+        super().__init__(parameter, f"URN must be exactly six digits; got {shown_input(raw)}.")
 
 
 class UnknownPostcode(InvalidParameter):

@@ -120,6 +120,8 @@ def validate_radius(radius: float | None) -> float | None:
 def validate_limit(limit: int | None, *, default: int, maximum: int, name: str = "limit") -> int:
     if limit is None:
         return default
+    if isinstance(limit, bool) or not isinstance(limit, int):  # 2.0 would reach a slice
+        raise InvalidParameter(name, f"{name} must be an integer.")
     if not 1 <= limit <= maximum:
         raise InvalidParameter(name, f"{name} must be between 1 and {maximum}.")
     return limit

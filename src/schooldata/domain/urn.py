@@ -18,15 +18,19 @@ class Urn:
     value: int
 
     @classmethod
-    def parse(cls, raw: object) -> Urn:
-        """Parse user input: a string (or int) of exactly six ASCII digits, nothing else.
+    def parse(cls, raw: object, *, parameter: str = "urn") -> Urn:
+        """Parse user input: a string of exactly six ASCII digits, or the integer they spell
+        (100000 to 999999: JSON callers and CLIs often send a URN as a number). Nothing else.
 
         Whitespace, signs, unicode digits and five- or seven-digit values are rejected rather
-        than repaired, because a repaired key can silently name a different school.
+        than repaired, because a repaired key can silently name a different school. An `Urn`
+        is already parsed and comes back as it is. `parameter` names the argument in the error.
         """
+        if isinstance(raw, Urn):
+            return raw
         text = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
         if not isinstance(text, str) or _SIX_DIGITS.fullmatch(text) is None:
-            raise InvalidUrn(raw)
+            raise InvalidUrn(raw, parameter=parameter)
         return cls(int(text))
 
     def __str__(self) -> str:

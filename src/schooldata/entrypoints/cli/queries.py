@@ -8,12 +8,7 @@ from typing import Any
 import click
 
 from schooldata.application.commercial import ListAnswer
-from schooldata.application.search_schools import (
-    PublicSearchAnswer,
-    PublicSearchRequest,
-    parse_float_parameter,
-    parse_int_parameter,
-)
+from schooldata.application.search_schools import PublicSearchAnswer, PublicSearchRequest
 from schooldata.domain.plans import Feature
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.cli import views
@@ -61,12 +56,14 @@ def search(
     """
     if every and limit is not None:
         raise click.UsageError("--all returns every match; leave out --limit.")
-    request = PublicSearchRequest(
-        query=query,
-        postcode=postcode,
-        phase=phase,
-        radius_miles=parse_float_parameter("radius_miles", radius),
-        limit=parse_int_parameter("limit", limit),
+    request = PublicSearchRequest.from_params(
+        {
+            "query": query,
+            "postcode": postcode,
+            "phase": phase,
+            "radius_miles": radius,
+            "limit": limit,
+        }
     )
     answer = session.app.search_schools.execute(request)
     base = session.base_url

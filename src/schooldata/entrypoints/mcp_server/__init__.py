@@ -7,6 +7,7 @@ same entitlement and the same JSON shapes (`entrypoints.wire`) as its REST twin.
 
 Modules: `state` (the per-request holder), `auth` (credentials -> caller, 401 bodies),
 `schemas` (input/output JSON Schemas), `validation` (arguments -> domain errors), `summaries`
-(readable text), `tools` (the two tool tables), `invoke` (one tools/call: entitle, validate,
-meter, run), `server` (the SDK server), `endpoint` (the ASGI wrapper), `mount` (Litestar).
+(readable text), `tools` (the two tool tables), `invoke` (one tools/call: entitle, validate
+every argument, meter, run), `server` (the SDK server), `routing` (the version and header
+rules that need the body), `endpoint` (the ASGI wrapper), `mount` (Litestar).
 """

@@ -1,11 +1,16 @@
 """The ASGI wrapper around the SDK's stateless JSON transport: what the SDK does not know.
 
 In order, for each HTTP request to `/mcp`:
-1. Only POST: a stateless server offers no GET stream and no sessions to DELETE (405).
-2. Host/Origin (DNS rebinding) and Content-Type, with the deliberate allow-list of `mount`.
-3. A version header naming a handshake version we do not serve (2024-11-05) -> 400, -32022.
-4. Credentials -> the caller (bad credentials -> 401 with the commercial body).
-5. The SDK answers. On the way out: the six metering headers on every keyed response (the
+1. Host/Origin (DNS rebinding), with the deliberate allow-list of `mount`: a request for
+   another host is not for this server (421/403), whatever else it carries.
+2. Credentials -> the caller (bad credentials -> 401 with the commercial body, whatever the
+   method or version: DECISIONS, Authentication 3 and 6).
+3. Only POST: a stateless server offers no GET stream and no sessions to DELETE (405).
+4. Content-Type must be JSON (400).
+5. The version and header rules that need the body (`routing`): a `_meta` version without its
+   header, an unserved or unknown version, a 2026-07-28 notification without its
+   `Mcp-Method` -> 400 with -32020 or -32022.
+6. The SDK answers. On the way out: the six metering headers on every keyed response (the
    reading of the use a tools/call consumed, else the current reading), and a -32022 answer's
    `supported` list completed with the handshake versions served on the same URL.
 """
@@ -20,13 +25,12 @@ import anyio.to_thread
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
-from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
 from schooldata.application.service import Application
 from schooldata.domain.errors import DataUnavailable
 from schooldata.domain.keys import AuthenticationFailed
-from schooldata.entrypoints.mcp_server import state
+from schooldata.entrypoints.mcp_server import routing, state
 from schooldata.entrypoints.mcp_server.auth import (
     NO_STORE,
     authenticate,
@@ -40,7 +44,6 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-MAX_ID_PEEK_BYTES = 64 * 1024
 
 
 class SessionSource(Protocol):
@@ -67,34 +70,36 @@ class McpEndpoint:
         sessions: SessionSource,
         security: TransportSecuritySettings,
         base_url: str | None,
+        max_body_bytes: int,
     ) -> None:
         self._app = app
         self._sessions = sessions
         self._guard = TransportSecurityMiddleware(security)
         self._base_url = base_url.rstrip("/") if base_url else None
+        self._max_body_bytes = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # pragma: no cover - Litestar routes only HTTP here
             return
-        if scope["method"] != "POST":
-            await _plain(send, 405, b"", [(b"allow", b"POST")])
-            return
-        refusal = await self._guard.validate_request(Request(scope, receive), is_post=True)
+        refusal = await self._guard.validate_request(Request(scope, receive), is_post=False)
         if refusal is not None:
             await refusal(scope, receive, send)
-            return
-        version = header(scope, b"mcp-protocol-version")
-        if (
-            version is not None
-            and version in KNOWN_PROTOCOL_VERSIONS
-            and version not in SUPPORTED_VERSIONS
-        ):
-            await _unsupported_version(version, receive, send)
             return
         try:
             caller = await authenticate(self._app, scope)
         except (AuthenticationFailed, DataUnavailable) as error:
             await send_auth_failure(scope, send, error)
+            return
+        if scope["method"] != "POST":
+            await _plain(send, 405, b"", [(b"allow", b"POST")])
+            return
+        content_type = header(scope, b"content-type") or ""
+        if not content_type.lower().startswith("application/json"):
+            await _plain(send, 400, b"Invalid Content-Type header", [])
+            return
+        rejected, receive = await routing.check(scope, receive, max_body_bytes=self._max_body_bytes)
+        if rejected is not None:
+            await _plain(send, 400, rejected.body(), [(b"content-type", b"application/json")])
             return
         manager = self._sessions.manager
         if manager is None:
@@ -189,31 +194,6 @@ def _complete_supported(body: bytes) -> bytes:
         "supported": list(SUPPORTED_VERSIONS),
     }
     return json.dumps(decoded, separators=(",", ":")).encode()
-
-
-async def _unsupported_version(version: str, receive: Receive, send: Send) -> None:
-    request_id: Any = None
-    body = b""
-    while len(body) <= MAX_ID_PEEK_BYTES:  # only to echo the request id
-        message = await receive()
-        body += message.get("body", b"")
-        if not message.get("more_body", False):
-            break
-    try:
-        decoded = json.loads(body)
-        request_id = decoded.get("id") if isinstance(decoded, dict) else None
-    except (ValueError, RecursionError):  # not JSON, or nested too deep to parse: no id
-        pass
-    payload = {
-        "jsonrpc": "2.0",
-        "id": request_id,
-        "error": {
-            "code": UNSUPPORTED_PROTOCOL_VERSION,
-            "message": "Unsupported protocol version",
-            "data": {"supported": list(SUPPORTED_VERSIONS), "requested": version},
-        },
-    }
-    await _plain(send, 400, json.dumps(payload).encode(), [(b"content-type", b"application/json")])
 
 
 async def _plain(send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> None:

@@ -2,11 +2,13 @@
 
 1. Entitlement: a keyed caller's plan must include the tool's feature (else
    `feature_not_in_plan`, not metered).
-2. Arguments: the plan's limits, then the input schema (else the parameter error, not metered).
+2. Arguments, every rule: the plan's limits, the input schema, then the use case's own
+   `prepare` (the rules a schema cannot say: "a postcode or a point, not both", "sort=distance
+   needs an origin", duplicate URNs...). Any failure is the parameter error, not metered.
 3. Rate limit and quota: one use consumed atomically (else `rate_limit_exceeded` /
    `quota_exceeded` with `retry_after`, not metered).
-4. The use case runs; whatever it finds (a school, "not found", "unknown postcode") the call was
-   metered.
+4. The prepared use case runs; whatever it finds (a school, "not found", "unknown postcode")
+   the call was metered.
 
 Every failure the model can act on is a result with `isError: true` whose text and
 `structuredContent` carry the error body of the caller's tier (public: `{"error", "code"}`;
@@ -28,7 +30,7 @@ from schooldata.domain.metering import LimitReached
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.mcp_server.state import McpRequest
 from schooldata.entrypoints.mcp_server.tools import ToolCall, ToolSpec
-from schooldata.entrypoints.mcp_server.validation import check_plan_limits, validate_arguments
+from schooldata.entrypoints.mcp_server.validation import validate_arguments
 
 log = logging.getLogger("schooldata.mcp")
 
@@ -42,14 +44,10 @@ def invoke(
     caller = request.caller
     try:
         plan = None if caller is None else caller.plan
-        schema = tool.input_schema(plan)
         if plan is not None and tool.feature is not None:
             plan.require(tool.feature)
-            check_plan_limits(schema, arguments, plan)
-        validate_arguments(schema, arguments)
-        if caller is not None and tool.feature is not None:
-            request.reading = app.meter.admit(caller, tool.feature)
-        payload = tool.run(
+        validate_arguments(tool.input_schema(plan), arguments, plan)
+        run = tool.prepare(
             ToolCall(
                 app=app,
                 caller=caller,
@@ -58,6 +56,9 @@ def invoke(
                 request_id=request.request_id,
             )
         )
+        if caller is not None and tool.feature is not None:
+            request.reading = app.meter.admit(caller, tool.feature)
+        payload = run()
     except LimitReached as limited:
         request.reading = limited.reading
         details = {**limited.details, "retry_after": limited.retry_after}

@@ -112,7 +112,9 @@ def build_mount(
         app, fallback_base_url=base_url or "http://localhost", on_tool_call=on_tool_call
     )
     slot = SessionSlot(server, security=security, max_body_bytes=max_body_bytes)
-    handler = endpoint.McpEndpoint(app, sessions=slot, security=security, base_url=base_url)
+    handler = endpoint.McpEndpoint(
+        app, sessions=slot, security=security, base_url=base_url, max_body_bytes=max_body_bytes
+    )
 
     @asgi(MCP_PATH, copy_scope=True)
     async def mcp(scope: Scope, receive: Receive, send: Send) -> None:

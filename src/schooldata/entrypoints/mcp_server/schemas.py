@@ -9,6 +9,10 @@ refuse them), no custom keywords.
 Plan-bound limits (`per_page`, the number of URNs to compare) are written into the schema a
 keyed caller is shown, from that caller's plan.
 
+A schema never refuses what the REST twin accepts (see `validation`): enums list the canonical
+values but any case is accepted, a URN may be a six-digit string or that integer, and the
+public `query` has no maximum length because the public search has none.
+
 Output schemas: the success shape, or the tool error's body. A tool error carries its error
 object in `structuredContent` too, and some clients validate that against the output schema even
 when `isError` is true, so each output schema admits both (`anyOf`).
@@ -37,6 +41,7 @@ from schooldata.domain.search import (
 Schema = dict[str, Any]
 
 URN_PATTERN = "^[0-9]{6}$"
+URN_MIN, URN_MAX = 100_000, 999_999
 # A full UK postcode or an outward code, case-insensitive, spaces anywhere (as the domain reads it).
 POSTCODE_PATTERN = (
     r"^\s*[A-Za-z]\s*([A-Za-z]\s*)?[0-9]\s*([A-Za-z0-9]\s*)?([0-9]\s*[A-Za-z]\s*[A-Za-z]\s*)?$"
@@ -47,13 +52,12 @@ NULL_MEANS = "null means unavailable or suppressed, never zero"
 # ---------------------------------------------------------------------------- small parts
 
 
-def _string(description: str, *, min_length: int = 1, max_length: int = MAX_TEXT) -> Schema:
-    return {
-        "type": "string",
-        "minLength": min_length,
-        "maxLength": max_length,
-        "description": description,
-    }
+def _string(description: str, *, min_length: int = 1, max_length: int | None = MAX_TEXT) -> Schema:
+    schema: Schema = {"type": "string", "minLength": min_length}
+    if max_length is not None:
+        schema["maxLength"] = max_length
+    schema["description"] = description
+    return schema
 
 
 def _nullable(kind: str) -> Schema:
@@ -77,14 +81,20 @@ def _arguments(properties: dict[str, Schema], required: list[str] | None = None)
 
 
 URN: Schema = {
-    "type": "string",
+    # `pattern` constrains the text form, `minimum`/`maximum` the number form.
+    "type": ["string", "integer"],
     "pattern": URN_PATTERN,
-    "description": 'The school\'s Unique Reference Number: exactly six digits, e.g. "100001".',
+    "minimum": URN_MIN,
+    "maximum": URN_MAX,
+    "description": (
+        'The school\'s Unique Reference Number: exactly six digits, e.g. "100001" (the '
+        "number 100001 is accepted too)."
+    ),
 }
 PHASE: Schema = {
     "type": "string",
     "enum": list(PHASE_VALUES),
-    "description": "Phase of education: " + ", ".join(PHASE_VALUES) + ".",
+    "description": "Phase of education: " + ", ".join(PHASE_VALUES) + " (any case).",
 }
 RADIUS: Schema = {
     "type": "number",
@@ -95,7 +105,6 @@ RADIUS: Schema = {
 POSTCODE: Schema = {
     "type": "string",
     "minLength": 2,
-    "maxLength": 16,
     "pattern": POSTCODE_PATTERN,
     "description": (
         "A full UK postcode ('SW1A 1AA') or an outward code ('SW1A'); case and spaces are "
@@ -132,6 +141,7 @@ PUBLIC_SEARCH_INPUT = _arguments(
             "School name, local authority or school type to match (at least 2 characters). "
             "Every word must prefix-match, e.g. 'st marys westminster'.",
             min_length=MIN_QUERY_LENGTH,
+            max_length=None,  # the public search sets no maximum (REST neither)
         ),
         "postcode": POSTCODE,
         "phase": PHASE,
@@ -162,7 +172,7 @@ def _filters() -> dict[str, Schema]:
         "gender": {
             "type": "string",
             "enum": list(GENDERS),
-            "description": "Pupil gender admitted: " + ", ".join(GENDERS) + ".",
+            "description": "Pupil gender admitted: " + ", ".join(GENDERS) + " (any case).",
         },
         "ofsted_rating": {
             "type": "integer",
@@ -249,7 +259,7 @@ def compare_input(plan: Plan) -> Schema:
                 "uniqueItems": True,
                 "description": (
                     f"2 to {plan.compare_max} distinct six-digit URNs (the {plan.name} plan's "
-                    'limit), e.g. ["100001", "100004"].'
+                    'limit), e.g. ["100001", "100004"]; numbers are accepted too.'
                 ),
             }
         },

@@ -1,10 +1,13 @@
 """The MCP server, on the SDK's low-level `Server`: exact control over what is advertised.
 
-- Capabilities: tools only (no prompts, resources, logging or completions are advertised,
-  because none exist).
+- Capabilities: tools, and prompts and resources that are empty. What is advertised is
+  answered: `prompts/list`, `resources/list` and `resources/templates/list` return empty lists
+  with their cache hints (SEP-2549 asks every list for them), and `prompts/get` or
+  `resources/read` name nothing that exists, so they answer -32602 (Invalid params, with the
+  name or URI in `data`, as SEP-2164 has it). No logging, completions or subscriptions.
 - `server/discover` (2026-07-28) lists every version the endpoint serves, the handshake ones
-  included, with cache hints: discovery is the same for everyone (`public`), a tool list depends
-  on the credentials (`private`).
+  included, with cache hints: discovery and the empty lists are the same for everyone
+  (`public`), a tool list depends on the credentials (`private`).
 - `initialize` (2025-03-26, 2025-06-18, 2025-11-25): a client asking for a version we do not
   serve (2024-11-05) is offered our newest handshake version, as the lifecycle rules say.
 - `tools/list`: the caller's tools. `tools/call`: an unknown tool is a protocol error (-32602);
@@ -105,6 +108,39 @@ def build_server(
             tools=[describe(t, caller, app) for t in catalogue.tools_for(caller)]
         )
 
+    async def list_prompts(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[])
+
+    async def get_prompt(
+        ctx: ServerRequestContext[Any, Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        raise MCPError(
+            code=INVALID_PARAMS,
+            message=f"Unknown prompt: {params.name!r}. This server has no prompts.",
+            data={"name": params.name},
+        )
+
+    async def list_resources(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[])
+
+    async def list_resource_templates(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[])
+
+    async def read_resource(
+        ctx: ServerRequestContext[Any, Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        raise MCPError(
+            code=INVALID_PARAMS,
+            message="Resource not found. This server has no resources.",
+            data={"uri": params.uri},
+        )
+
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
@@ -134,12 +170,20 @@ def build_server(
         cache_hints={
             "server/discover": CacheHint(ttl_ms=DISCOVERY_TTL_MS, scope="public"),
             "tools/list": CacheHint(ttl_ms=TOOLS_TTL_MS, scope="private"),
+            "prompts/list": CacheHint(ttl_ms=DISCOVERY_TTL_MS, scope="public"),
+            "resources/list": CacheHint(ttl_ms=DISCOVERY_TTL_MS, scope="public"),
+            "resources/templates/list": CacheHint(ttl_ms=DISCOVERY_TTL_MS, scope="public"),
         },
         # No tool declares `x-mcp-header`, so there are no Mcp-Param-* headers to check; without
         # this the SDK would run tools/list for every tools/call to find out.
         get_tool_input_schema=lambda _name: None,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_resource_templates,
+        on_read_resource=read_resource,
     )
 
     async def discover(

@@ -1,6 +1,10 @@
 """The MCP tools: two public, ten commercial. Each is one row: name, entitlement (the same
 `Feature` as its REST twin), input schema, output schema, and the use case it runs.
 
+A tool's `prepare` runs its use case's argument rules (the same `prepare_*`/`Urn.parse` steps
+REST goes through) and looks nothing up; it returns the run, which does. `invoke` meters in
+between, so only a call whose arguments validated is metered.
+
 Public tools answer with the public boundary (the JSON of anonymous REST); commercial tools
 answer with the commercial envelope `{"data", "meta"}` of keyed REST. Every JSON shape comes
 from `entrypoints.wire`.
@@ -14,21 +18,23 @@ from typing import Any
 from attrs import frozen
 
 from schooldata.application.access import Caller
-from schooldata.application.commercial import ListAnswer
+from schooldata.application.commercial import ListAnswer, ListRequest
 from schooldata.application.search_schools import PublicSearchRequest
 from schooldata.application.service import Application
 from schooldata.domain.errors import DataUnavailable, DomainError
 from schooldata.domain.plans import Feature, Plan
+from schooldata.domain.urn import Urn
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.mcp_server import schemas as s
 from schooldata.entrypoints.mcp_server import summaries
 
 Json = dict[str, Any]
+Run = Callable[[], Json]
 
 
 @frozen(kw_only=True)
 class ToolCall:
-    """One validated call: what a tool's `run` gets."""
+    """One call whose arguments passed the tool's input schema: what `prepare` gets."""
 
     app: Application
     caller: Caller | None
@@ -60,7 +66,7 @@ class ToolSpec:
     feature: Feature | None  # None: a public tool (anonymous, never metered)
     input_schema: Callable[[Plan | None], s.Schema]
     output_schema: s.Schema
-    run: Callable[[ToolCall], Json]
+    prepare: Callable[[ToolCall], Run]  # raises the argument errors; the run may not
     summary: Callable[[Mapping[str, Any]], str]
 
 
@@ -86,28 +92,27 @@ def _for_plan(build: Callable[[Plan], s.Schema]) -> Callable[[Plan | None], s.Sc
 # ---------------------------------------------------------------------------- public
 
 
-def _public_search(call: ToolCall) -> Json:
-    args = call.arguments
-    radius = args.get("radius_miles")
-    request = PublicSearchRequest(
-        query=args.get("query"),
-        postcode=args.get("postcode"),
-        phase=args.get("phase"),
-        radius_miles=None if radius is None else float(radius),
-        limit=args.get("limit"),
+def _public_search(call: ToolCall) -> Run:
+    search = call.app.search_schools
+    prepared = search.prepare(PublicSearchRequest.from_params(call.arguments))
+
+    def run() -> Json:
+        try:
+            answer = search.run(prepared)
+        except DataUnavailable:
+            raise SearchUnavailable(
+                "The search service is temporarily unavailable; please retry."
+            ) from None
+        return wire.public_search_response(answer, base_url=call.base_url)
+
+    return run
+
+
+def _public_school(call: ToolCall) -> Run:
+    urn = Urn.parse(call.arguments["urn"])
+    return lambda: wire.public_school_record(
+        call.app.get_school.execute(urn), base_url=call.base_url
     )
-    try:
-        answer = call.app.search_schools.execute(request)
-    except DataUnavailable:
-        raise SearchUnavailable(
-            "The search service is temporarily unavailable; please retry."
-        ) from None
-    return wire.public_search_response(answer, base_url=call.base_url)
-
-
-def _public_school(call: ToolCall) -> Json:
-    school = call.app.get_school.execute(call.arguments["urn"])
-    return wire.public_school_record(school, base_url=call.base_url)
 
 
 PUBLIC_TOOLS: tuple[ToolSpec, ...] = (
@@ -126,7 +131,7 @@ PUBLIC_TOOLS: tuple[ToolSpec, ...] = (
         feature=None,
         input_schema=_fixed(s.PUBLIC_SEARCH_INPUT),
         output_schema=s.or_error(s.SEARCH_RESPONSE, s.PUBLIC_ERROR),
-        run=_public_search,
+        prepare=_public_search,
         summary=summaries.public_search,
     ),
     ToolSpec(
@@ -143,7 +148,7 @@ PUBLIC_TOOLS: tuple[ToolSpec, ...] = (
         feature=None,
         input_schema=_fixed(s.URN_INPUT),
         output_schema=s.or_error(s.SCHOOL_RECORD, s.PUBLIC_ERROR),
-        run=_public_school,
+        prepare=_public_school,
         summary=summaries.public_school,
     ),
 )
@@ -156,33 +161,71 @@ def _list_envelope(call: ToolCall, answer: ListAnswer) -> Json:
     return call.envelope(data, pagination=pagination)
 
 
-def _search(call: ToolCall) -> Json:
-    return _list_envelope(call, call.app.commercial.search(dict(call.arguments), call.plan))
+def _listing(prepare: Callable[[ToolCall], ListRequest]) -> Callable[[ToolCall], Run]:
+    def prepared(call: ToolCall) -> Run:
+        request = prepare(call)
+        return lambda: _list_envelope(call, call.app.commercial.find(request))
+
+    return prepared
 
 
-def _nearby(call: ToolCall) -> Json:
-    return _list_envelope(call, call.app.commercial.nearby(dict(call.arguments), call.plan))
+def _search(call: ToolCall) -> ListRequest:
+    return call.app.commercial.prepare_search(dict(call.arguments), call.plan)
 
 
-def _profile(call: ToolCall) -> Json:
-    profile = call.app.commercial.profile(call.arguments["urn"])
-    return call.envelope(wire.commercial_profile(profile, base_url=call.base_url))
+def _nearby(call: ToolCall) -> ListRequest:
+    return call.app.commercial.prepare_nearby(dict(call.arguments), call.plan)
 
 
-def _freshness(call: ToolCall) -> Json:
-    page = call.app.about.freshness_page(dict(call.arguments), call.plan)
-    return call.envelope(
-        [wire.freshness_item(f) for f in page.items],
-        pagination=wire.pagination(page.page, page.per_page, page.total),
+def _profile(call: ToolCall) -> Run:
+    urn = Urn.parse(call.arguments["urn"])
+    return lambda: call.envelope(
+        wire.commercial_profile(call.app.commercial.profile(urn), base_url=call.base_url)
     )
 
 
-def _rankings(call: ToolCall) -> Json:
-    ranking = call.app.school_data.rankings(dict(call.arguments), call.plan)
-    data, pagination = wire.ranking_page(ranking)
-    body = call.envelope(data, pagination=pagination)
-    body["meta"]["ranking"] = wire.ranking_meta(ranking)
-    return body
+def _freshness(call: ToolCall) -> Run:
+    about = call.app.about
+    request = about.prepare_freshness(dict(call.arguments), call.plan)
+
+    def run() -> Json:
+        page = about.freshness_of(request)
+        return call.envelope(
+            [wire.freshness_item(f) for f in page.items],
+            pagination=wire.pagination(page.page, page.per_page, page.total),
+        )
+
+    return run
+
+
+def _rankings(call: ToolCall) -> Run:
+    data_api = call.app.school_data
+    request = data_api.prepare_rankings(dict(call.arguments), call.plan)
+
+    def run() -> Json:
+        ranking = data_api.rank(request)
+        data, pagination = wire.ranking_page(ranking)
+        body = call.envelope(data, pagination=pagination)
+        body["meta"]["ranking"] = wire.ranking_meta(ranking)
+        return body
+
+    return run
+
+
+def _compare(call: ToolCall) -> Run:
+    data_api = call.app.school_data
+    urns = data_api.prepare_compare(call.arguments["urns"], call.plan)
+    return lambda: call.envelope(wire.comparison_document(data_api.compare_schools(urns)))
+
+
+def _of_urn(fetch: Callable[[ToolCall, Urn], Any]) -> Callable[[ToolCall], Run]:
+    """A tool of one URN: parse it, then fetch and render the `data`."""
+
+    def prepared(call: ToolCall) -> Run:
+        urn = Urn.parse(call.arguments["urn"])
+        return lambda: call.envelope(fetch(call, urn))
+
+    return prepared
 
 
 def _dataset(
@@ -191,12 +234,12 @@ def _dataset(
     feature: Feature,
     description: str,
     output: s.Schema,
-    fetch: Callable[[ToolCall], Any],
+    prepare: Callable[[ToolCall], Run],
     summary: Callable[[Mapping[str, Any]], str],
     inputs: Callable[[Plan | None], s.Schema] | None = None,
 ) -> ToolSpec:
-    """One dataset tool: `fetch` runs the use case and renders its `data` through `wire`.
-    The input is one URN unless `inputs` says otherwise."""
+    """One dataset tool whose answer is the envelope of one document. The input is one URN
+    unless `inputs` says otherwise."""
     return ToolSpec(
         name=name,
         title=title,
@@ -204,7 +247,7 @@ def _dataset(
         feature=feature,
         input_schema=inputs or _fixed(s.URN_INPUT),
         output_schema=s.or_error(s.envelope(output), s.COMMERCIAL_ERROR),
-        run=lambda call: call.envelope(fetch(call)),
+        prepare=prepare,
         summary=summary,
     )
 
@@ -226,7 +269,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         feature=Feature.SCHOOLS_SEARCH,
         input_schema=_for_plan(s.commercial_search_input),
         output_schema=s.LIST_OUTPUT,
-        run=_search,
+        prepare=_listing(_search),
         summary=summaries.commercial_list,
     ),
     ToolSpec(
@@ -240,7 +283,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         feature=Feature.SCHOOL_PROFILE,
         input_schema=_fixed(s.URN_INPUT),
         output_schema=s.or_error(s.envelope(s.PROFILE), s.COMMERCIAL_ERROR),
-        run=_profile,
+        prepare=_profile,
         summary=summaries.profile,
     ),
     ToolSpec(
@@ -256,7 +299,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         feature=Feature.SCHOOLS_NEARBY,
         input_schema=_for_plan(s.nearby_input),
         output_schema=s.LIST_OUTPUT,
-        run=_nearby,
+        prepare=_listing(_nearby),
         summary=summaries.commercial_list,
     ),
     _dataset(
@@ -267,9 +310,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "its headline facts and the latest comparable headline measures for its phase, each "
         "with status and period. An unknown URN fails naming it. " + _NULLS,
         s.COMPARISON,
-        lambda c: wire.comparison_document(
-            c.app.school_data.compare(list(c.arguments["urns"]), c.plan)
-        ),
+        _compare,
         summaries.comparison,
         inputs=_for_plan(s.compare_input),
     ),
@@ -282,8 +323,8 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "effectiveness 1-4, historic and not comparable with report cards). Independent-school "
         "inspectorate material is never included.",
         s.INSPECTIONS,
-        lambda c: wire.inspection_history_document(
-            c.app.school_data.inspections(c.arguments["urn"])
+        _of_urn(
+            lambda c, urn: wire.inspection_history_document(c.app.school_data.inspections(urn))
         ),
         summaries.inspections,
     ),
@@ -296,7 +337,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "2024/25 is null with reason no_ks2_baseline; destinations are the 2022/23 institution "
         "cohort. " + _NULLS,
         s.RESULTS,
-        lambda c: wire.school_topics(c.app.school_data.results(c.arguments["urn"])),
+        _of_urn(lambda c, urn: wire.school_topics(c.app.school_data.results(urn))),
         summaries.topics,
     ),
     _dataset(
@@ -306,7 +347,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "Admissions policy and demand data of one school (as published for state-funded "
         "primary and secondary schools in England), with periods and trends. " + _NULLS,
         s.ADMISSIONS,
-        lambda c: wire.school_topics(c.app.school_data.admissions(c.arguments["urn"])),
+        _of_urn(lambda c, urn: wire.school_topics(c.app.school_data.admissions(urn))),
         summaries.topics,
     ),
     _dataset(
@@ -316,7 +357,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "Finance and funding measures of one school (as published for maintained schools and "
         "academies in England), with periods and trends. " + _NULLS,
         s.FINANCE,
-        lambda c: wire.school_topics(c.app.school_data.finance(c.arguments["urn"])),
+        _of_urn(lambda c, urn: wire.school_topics(c.app.school_data.finance(urn))),
         summaries.topics,
     ),
     ToolSpec(
@@ -333,7 +374,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
             s.envelope({"type": "array", "items": s.FRESHNESS_ITEM}, paginated=True),
             s.COMMERCIAL_ERROR,
         ),
-        run=_freshness,
+        prepare=_freshness,
         summary=summaries.freshness,
     ),
     ToolSpec(
@@ -355,7 +396,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
             ),
             s.COMMERCIAL_ERROR,
         ),
-        run=_rankings,
+        prepare=_rankings,
         summary=summaries.rankings,
     ),
 )

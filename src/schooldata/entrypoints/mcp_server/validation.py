@@ -1,17 +1,29 @@
 """Tool arguments against the tool's input schema -> the domain's own parameter errors.
 
-This is the "arguments validated" step of MCP metering: it runs before a use is consumed, so a
-call refused here costs nothing. The messages and codes are the ones REST gives for the same
-mistake (`invalid_parameter`, `invalid_urn`, `unknown_parameter`, `limit_exceeds_plan`).
+This is the first half of the "arguments validated" step of MCP metering (the second is the
+use case's own `prepare`, which holds the rules a schema cannot say, such as "a postcode or a
+point, not both"). Both run before a use is consumed, so a call refused here costs nothing.
+The codes are the ones REST gives for the same mistake (`invalid_parameter`, `invalid_urn`,
+`unknown_parameter`, `limit_exceeds_plan`).
+
+The schema is checked against the arguments as the core reads them, never more strictly, so a
+tool accepts what its REST twin accepts: text with its surrounding spaces stripped, an enum
+value in any case (`"Primary"`, `"Mixed"`: the values the answers themselves show), and an
+integral number (`2.0`) where an integer is expected. The use case still receives the
+arguments exactly as sent. `pattern` is applied as JSON Schema means it (ECMA-262: `$` is the
+end of the text), not as Python's `re.search` would (whose `$` also matches before a final
+newline, letting `"100001\\n"` through).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import re
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
-from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+from jsonschema import Draft202012Validator, validators  # type: ignore[import-untyped]
+from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
 
 from schooldata.domain.errors import (
     DomainError,
@@ -33,7 +45,7 @@ _TYPE_NAMES = {
 _URNS_MESSAGES = {
     "minItems": "Compare needs at least 2 URNs.",
     "uniqueItems": "Each URN may appear only once.",
-    "type": "urns must be an array of six-digit URN strings.",
+    "type": "urns must be an array of six-digit URNs.",
 }
 _PATTERN_MESSAGES = {
     "postcode": (
@@ -42,8 +54,28 @@ _PATTERN_MESSAGES = {
 }
 
 
+def validate_arguments(
+    schema: Mapping[str, Any], arguments: Mapping[str, Any], plan: Plan | None = None
+) -> None:
+    """Raise the domain error for the plan's limits (when there is a plan), then for the most
+    relevant schema violation, if any."""
+    view = canonical(schema, arguments)
+    if plan is not None:
+        check_plan_limits(schema, view, plan)
+    error = best_match(_Validator(schema).iter_errors(view))
+    if error is not None:
+        raise _domain_error(error, schema, arguments)
+
+
+def canonical(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments as the core reads them (see the module docstring)."""
+    properties = schema.get("properties", {})
+    return {name: _read(properties.get(name), value) for name, value in arguments.items()}
+
+
 def check_plan_limits(schema: Mapping[str, Any], arguments: Mapping[str, Any], plan: Plan) -> None:
-    """Plan bounds first, so going over them reads as the plan's limit, not a schema error."""
+    """Plan bounds first, so going over them reads as the plan's limit, not a schema error.
+    `arguments` is the canonical view (`60.0` is 60 here)."""
     accepted = schema.get("properties", {})
     requested = arguments.get("per_page")
     if "per_page" in accepted and isinstance(requested, int) and not isinstance(requested, bool):
@@ -53,20 +85,59 @@ def check_plan_limits(schema: Mapping[str, Any], arguments: Mapping[str, Any], p
         raise LimitExceedsPlan("urns", plan.compare_max, plan.name)
 
 
-def validate_arguments(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> None:
-    """Raise the domain error for the most relevant schema violation, if any."""
-    error = best_match(Draft202012Validator(schema).iter_errors(dict(arguments)))
-    if error is not None:
-        raise _domain_error(error, schema, arguments)
+def _read(schema: Any, value: Any) -> Any:
+    if not isinstance(schema, Mapping):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        for option in schema.get("enum", ()):
+            if isinstance(option, str) and option.lower() == text.lower():
+                return option
+        return text
+    if isinstance(value, float) and value.is_integer() and _takes_integers(schema):
+        return int(value)
+    items = schema.get("items")
+    if isinstance(value, list) and isinstance(items, Mapping):
+        return [_read(items, item) for item in value]
+    return value
 
 
-class _UrnNotText(InvalidUrn):
-    """A URN sent as a number or anything but text: same code, a message that says why."""
+def _takes_integers(schema: Mapping[str, Any]) -> bool:
+    kinds = schema.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    return "integer" in kinds and "number" not in kinds
 
-    def __init__(self) -> None:
-        InvalidParameter.__init__(
-            self, "urn", 'A URN is a string of exactly six digits, e.g. "100001".'
-        )
+
+@functools.lru_cache(maxsize=64)
+def _python_pattern(pattern: str) -> re.Pattern[str]:
+    """An ECMA-262 pattern for Python's `re`: each `$` outside a character class becomes `\\Z`
+    (the end of the text, which is what `$` means without the multiline flag)."""
+    out: list[str] = []
+    escaped = in_class = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            out.append(r"\Z")
+            continue
+        out.append(char)
+    return re.compile("".join(out))
+
+
+def _pattern(
+    validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and _python_pattern(pattern).search(instance) is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern})
 
 
 def _domain_error(
@@ -84,9 +155,11 @@ def _domain_error(
             return InvalidParameter(name, f"{name} is required.")
         return InvalidParameter("arguments", "Tool arguments must be a JSON object.")
     name = str(path[0])
-    value = error.instance
-    if name == "urn" or (name == "urns" and len(path) > 1):
-        return InvalidUrn(value) if isinstance(value, str) else _UrnNotText()
+    sent = arguments.get(name)
+    if name == "urn":
+        return InvalidUrn(sent)
+    if name == "urns" and len(path) > 1 and isinstance(sent, list):
+        return InvalidUrn(sent[int(path[1])], parameter="urns")
     if name == "urns" and keyword in _URNS_MESSAGES:
         return InvalidParameter(name, _URNS_MESSAGES[keyword])
     return InvalidParameter(name, _message(name, keyword, error.schema))

@@ -567,7 +567,13 @@ PATHS: dict[str, Any] = {
                                     "minItems": 2,
                                     "maxItems": 25,
                                     "uniqueItems": True,
-                                    "items": {"type": "string", "pattern": URN_PATTERN},
+                                    # A six-digit string, or the integer it spells.
+                                    "items": {
+                                        "type": ["string", "integer"],
+                                        "pattern": URN_PATTERN,
+                                        "minimum": 100000,
+                                        "maximum": 999999,
+                                    },
                                 }
                             },
                         }

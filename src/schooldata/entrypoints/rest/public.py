@@ -7,11 +7,7 @@ from typing import Any
 from litestar import Request, Response, get
 
 from schooldata.application.parameters import reject_unknown
-from schooldata.application.search_schools import (
-    PublicSearchRequest,
-    parse_float_parameter,
-    parse_int_parameter,
-)
+from schooldata.application.search_schools import PUBLIC_SEARCH_PARAMETERS, PublicSearchRequest
 from schooldata.application.service import Application
 from schooldata.domain.errors import DataUnavailable, DomainError
 from schooldata.domain.keys import AuthenticationFailed
@@ -31,14 +27,8 @@ def base_url_of(request: Request[Any, Any, Any], configured: str | None) -> str:
 
 
 def search_request_from(request: Request[Any, Any, Any]) -> PublicSearchRequest:
-    return PublicSearchRequest(
-        query=single_query_value(request, "query"),
-        postcode=single_query_value(request, "postcode"),
-        phase=single_query_value(request, "phase"),
-        radius_miles=parse_float_parameter(
-            "radius_miles", single_query_value(request, "radius_miles")
-        ),
-        limit=parse_int_parameter("limit", single_query_value(request, "limit")),
+    return PublicSearchRequest.from_params(
+        {name: single_query_value(request, name) for name in PUBLIC_SEARCH_PARAMETERS}
     )
 
 

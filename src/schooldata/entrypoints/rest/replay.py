@@ -403,7 +403,7 @@ def tools_call(raw: bytes) -> tuple[bytes, str, str | None] | None:
     `tools/call` request."""
     try:
         document = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep: the full path answers
         return None
     if not isinstance(document, dict) or document.get("method") != "tools/call":
         return None
@@ -472,7 +472,7 @@ class IdCut:
             return False
         try:
             probe = json.loads(self.before + b"null" + self.after)
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
         return isinstance(probe, dict) and "id" in probe and probe["id"] is None
 
@@ -491,7 +491,7 @@ def split_at_id(recorded: Answer, request_id: bytes) -> Answer | None:
         return None
     try:
         document = json.loads(recorded.body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     result = document.get("result") if isinstance(document, dict) else None
     if not isinstance(result, dict) or result.get("isError") is True or "error" in document:

@@ -1,0 +1,148 @@
+"""The version and header rules the SDK's transport leaves open, decided before it runs.
+
+The SDK picks the era from the `MCP-Protocol-Version` header alone. The rules here need the
+body too, so the body is read once (up to the size limit; a larger body goes on unread, for the
+SDK's 413) and handed on unchanged:
+
+- No header, but `params._meta` names a stateless-era version (anything but a handshake
+  version): the header is required at that version -> 400, -32020. A request with neither
+  header nor `_meta` version is a handshake-era client (2025-03-26 by the spec's default).
+- A header naming a handshake version we do not serve (2024-11-05) -> 400, -32022.
+- A header naming an unknown version, and no `_meta` version to compare it with -> 400,
+  -32022 (what was asked is plain; without this the SDK would say `_meta` is missing). With a
+  `_meta` version the SDK's ladder answers: -32020 when they differ, -32022 when they agree.
+- A 2026-07-28 notification whose `Mcp-Method` header is missing or names another method ->
+  400, -32020 with a null id (the SDK would acknowledge it with 202). The header is required on
+  "all requests and notifications".
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from typing import Any
+
+from attrs import frozen
+from mcp_types import HEADER_MISMATCH, PROTOCOL_VERSION_META_KEY, UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
+
+from schooldata.entrypoints.mcp_server.auth import header
+from schooldata.entrypoints.mcp_server.server import HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+
+
+@frozen
+class Refusal:
+    """A JSON-RPC error to send with HTTP 400 instead of running the request."""
+
+    code: int
+    message: str
+    request_id: Any = None
+    data: Mapping[str, Any] | None = None
+
+    def body(self) -> bytes:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = dict(self.data)
+        payload = {"jsonrpc": "2.0", "id": self.request_id, "error": error}
+        return json.dumps(payload, separators=(",", ":")).encode()
+
+
+async def check(
+    scope: Scope, receive: Receive, *, max_body_bytes: int
+) -> tuple[Refusal | None, Receive]:
+    """The refusal, if any, and the `receive` to hand on (it replays what was read)."""
+    version = header(scope, b"mcp-protocol-version")
+    if version in HANDSHAKE_VERSIONS:
+        return None, receive  # a handshake era we serve: the body is the SDK's business
+    body, receive = await _peek(scope, receive, max_body_bytes)
+    message = _decode(body)
+    if version is None:
+        return _header_required(message), receive
+    if version in KNOWN_PROTOCOL_VERSIONS and version not in SUPPORTED_VERSIONS:
+        return _unsupported(version, message), receive
+    if version not in SUPPORTED_VERSIONS:
+        return (None if _meta_version(message) is not None else _unsupported(version, message)), (
+            receive
+        )
+    return _notification_method(scope, message), receive
+
+
+def _header_required(message: Mapping[str, Any] | None) -> Refusal | None:
+    declared = _meta_version(message)
+    if declared is None or declared in HANDSHAKE_VERSIONS:
+        return None
+    return Refusal(
+        HEADER_MISMATCH,
+        f"The MCP-Protocol-Version header is required: params._meta names protocol version "
+        f"{json.dumps(declared)}.",
+        _id_of(message),
+    )
+
+
+def _unsupported(version: str, message: Mapping[str, Any] | None) -> Refusal:
+    data = {"supported": list(SUPPORTED_VERSIONS), "requested": version}
+    return Refusal(
+        UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version", _id_of(message), data
+    )
+
+
+def _notification_method(scope: Scope, message: Mapping[str, Any] | None) -> Refusal | None:
+    if message is None or "id" in message:
+        return None  # a request: the SDK checks its headers
+    sent = header(scope, b"mcp-method")
+    if sent is not None and sent.strip() == message.get("method"):
+        return None
+    return Refusal(HEADER_MISMATCH, "Mcp-Method header does not match the notification's method")
+
+
+def _meta_version(message: Mapping[str, Any] | None) -> object | None:
+    """The `_meta` protocol version a body declares (any JSON value), or None."""
+    params = message.get("params") if message is not None else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta.get(PROTOCOL_VERSION_META_KEY) if isinstance(meta, dict) else None
+
+
+def _id_of(message: Mapping[str, Any] | None) -> Any:
+    value = message.get("id") if message is not None else None
+    return value if isinstance(value, str | int) and not isinstance(value, bool) else None
+
+
+def _decode(body: bytes | None) -> Mapping[str, Any] | None:
+    if body is None:
+        return None
+    try:
+        decoded = json.loads(body)
+    except (ValueError, RecursionError):  # not JSON, or nested too deep: the SDK's -32700
+        return None
+    return decoded if isinstance(decoded, dict) else None
+
+
+async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive]:
+    """The whole body (None when it is over `limit`: then only what was read is replayed, and
+    the rest is left for the SDK to refuse) and a `receive` that replays it."""
+    declared = header(scope, b"content-length")
+    if declared is not None and declared.strip().isdigit() and int(declared) > limit:
+        return None, receive
+    read: deque[Message] = deque()
+    size = 0
+    complete = False
+    while size <= limit:
+        message = await receive()
+        read.append(message)
+        if message.get("type") != "http.request":
+            break
+        size += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            complete = True
+            break
+
+    async def replay() -> Message:
+        return read.popleft() if read else await receive()
+
+    body = b"".join(m.get("body", b"") for m in read if m.get("type") == "http.request")
+    return (body if complete and size <= limit else None), replay
