@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import shutil
 import subprocess
@@ -36,7 +35,15 @@ from pathlib import Path
 from typing import Any
 
 from bench import dataset
-from bench.keyed_parts import ANONYMOUS, KEYED, Driver, build_app, keyed_layer
+from bench.keyed_parts import (
+    ANONYMOUS,
+    KEYED,
+    Driver,
+    build_app,
+    keyed_layer,
+    on_server_loop,
+    save,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -178,23 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="results JSON")
     parser.add_argument("--child", metavar="SCALE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    from schooldata.bootstrap import server_loop
-
     if args.child:
-        run: Callable[[Any], None] = asyncio.run
-        if server_loop() == "uvloop":  # the served app's loop (`schooldata serve`)
-            import uvloop
-
-            run = uvloop.run
-        run(_child(args.child, args.count))
+        on_server_loop(_child(args.child, args.count))
         return 0
     scale = "full" if args.full else "quick"
     result = measure(scale, args.count)
-    out = args.out or RESULTS / f"instructions-{scale}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(table(result))
-    print(f"results: {out}")
+    save(result, args.out or RESULTS / f"instructions-{scale}.json", table(result))
     return 0
 
 

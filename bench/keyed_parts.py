@@ -25,14 +25,15 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bench import dataset
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
+T = TypeVar("T")
 QUERY = "st mary"
 ANONYMOUS = ("/api/v1/search", b"query=st%20mary&phase=primary&limit=10")
 KEYED = ("/api/v1/schools", b"q=st%20mary&phase=primary&per_page=10")
@@ -198,20 +199,29 @@ def main(argv: list[str] | None = None) -> int:
     meta = dataset.build(scale, log=lambda line: print(line, file=sys.stderr))
     home = dataset.CACHE / f"{scale}-keyed-parts-home"
     home.mkdir(parents=True, exist_ok=True)
+    result = on_server_loop(measure(meta, home, args.batches, args.size))
+    save(result, args.out or RESULTS / f"keyed-parts-{scale}.json", table(result))
+    return 0
+
+
+def on_server_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run `coroutine` on the served app's event loop (`schooldata serve`: uvloop where it is
+    installed), so in-process figures see the loop the server runs on."""
     from schooldata.bootstrap import server_loop
 
-    run: Callable[[Any], dict[str, Any]] = asyncio.run
-    if server_loop() == "uvloop":  # the served app's loop (`schooldata serve`)
+    if server_loop() == "uvloop":
         import uvloop
 
-        run = uvloop.run
-    result = run(measure(meta, home, args.batches, args.size))
-    out = args.out or RESULTS / f"keyed-parts-{scale}.json"
+        return uvloop.run(coroutine)
+    return asyncio.run(coroutine)
+
+
+def save(result: dict[str, Any], out: Path, table_text: str) -> None:
+    """The results JSON written, and the table and where the JSON is printed."""
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
-    print(table(result))
+    print(table_text)
     print(f"results: {out}")
-    return 0
 
 
 if __name__ == "__main__":

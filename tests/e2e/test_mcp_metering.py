@@ -13,7 +13,6 @@ from attrs import evolve
 from litestar.testing import TestClient
 from tests.conftest import issue_key
 from tests.e2e.test_mcp_support import (
-    METER_HEADERS,
     FixedClock,
     McpHttp,
     anonymous,
@@ -23,6 +22,7 @@ from tests.e2e.test_mcp_support import (
     used,
 )
 from tests.support.dataset import build_store
+from tests.support.http import METER_HEADERS
 
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap_memory

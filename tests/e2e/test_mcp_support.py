@@ -36,14 +36,6 @@ COMMERCIAL_TOOLS = {
     "get_school_data_freshness",
     "get_school_rankings",
 }
-METER_HEADERS = (
-    "x-ratelimit-limit",
-    "x-ratelimit-remaining",
-    "x-ratelimit-reset",
-    "x-quota-limit",
-    "x-quota-remaining",
-    "x-quota-reset",
-)
 CLIENT_INFO = {"name": "schooldata-tests", "version": "1.0"}
 _ids = itertools.count(1)
 

@@ -9,16 +9,13 @@ import httpx
 import pytest
 from litestar.testing import TestClient
 from tests.conftest import issue_key
+from tests.support.http import bearer
 
 from schooldata.application.service import Application
 from schooldata.entrypoints.rest.app import create_app
 
 IDENTITY = {"Accept-Encoding": "identity"}
 ORIGIN = "https://schools.example.org"
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
 
 
 # ---- ETags and Cache-Control ----------------------------------------------------------------

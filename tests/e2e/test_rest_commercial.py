@@ -6,21 +6,9 @@ import pytest
 from litestar.testing import TestClient
 from tests.conftest import issue_key
 from tests.support.dataset import OPEN_URNS
+from tests.support.http import METER_HEADERS, bearer
 
 from schooldata.application.service import Application
-
-METER_HEADERS = (
-    "x-ratelimit-limit",
-    "x-ratelimit-remaining",
-    "x-ratelimit-reset",
-    "x-quota-limit",
-    "x-quota-remaining",
-    "x-quota-reset",
-)
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
 
 
 def used(app: Application, org: str) -> int:

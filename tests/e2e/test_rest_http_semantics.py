@@ -6,17 +6,10 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 from tests.conftest import issue_key
+from tests.support.http import METER_HEADERS
 
 from schooldata.application.service import Application
 
-METER_HEADERS = (
-    "x-ratelimit-limit",
-    "x-ratelimit-remaining",
-    "x-ratelimit-reset",
-    "x-quota-limit",
-    "x-quota-remaining",
-    "x-quota-reset",
-)
 BAD_KEY = "svc_live_" + "0" * 38
 
 

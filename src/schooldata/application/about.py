@@ -5,6 +5,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from schooldata.application import parameters as p
+from schooldata.application.paging import Page, PageRequest
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.licensing import SCHOOL_FIELDS, Exclusion, Licence
 from schooldata.domain.plans import Plan, PlanCatalogue
@@ -55,20 +56,6 @@ class Freshness:
 
 
 @frozen(kw_only=True)
-class FreshnessRequest:
-    page: int
-    per_page: int
-
-
-@frozen(kw_only=True)
-class FreshnessPage:
-    page: int
-    per_page: int
-    total: int
-    items: tuple[Freshness, ...]
-
-
-@frozen(kw_only=True)
 class ServiceMeta:
     api_version: str
     description_version: str
@@ -113,25 +100,16 @@ class About:
             )
         return out
 
-    def freshness_page(self, params: p.Params, plan: Plan) -> FreshnessPage:
-        """The freshness list a page at a time, as every list is: `page` from 1, `per_page`
-        (default 20) bounded by the plan; past the last page, empty with the true total."""
+    def freshness_page(self, params: p.Params, plan: Plan) -> Page[Freshness]:
+        """The freshness list a page at a time, as every list is."""
         return self.freshness_of(self.prepare_freshness(params, plan))
 
     @staticmethod
-    def prepare_freshness(params: p.Params, plan: Plan) -> FreshnessRequest:
+    def prepare_freshness(params: p.Params, plan: Plan) -> PageRequest:
         """Every argument rule of the freshness list, looking nothing up (faces that meter
         only validated calls check these first)."""
         p.reject_unknown(params, ("page", "per_page"))
-        page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
-        return FreshnessRequest(page=page, per_page=plan.per_page(p.integer(params, "per_page")))
+        return PageRequest.parse(params, plan)
 
-    def freshness_of(self, request: FreshnessRequest) -> FreshnessPage:
-        items = self.freshness()
-        start = (request.page - 1) * request.per_page
-        return FreshnessPage(
-            page=request.page,
-            per_page=request.per_page,
-            total=len(items),
-            items=tuple(items[start : start + request.per_page]),
-        )
+    def freshness_of(self, request: PageRequest) -> Page[Freshness]:
+        return request.of(self.freshness())

@@ -24,6 +24,7 @@ from attrs import frozen
 
 from schooldata.application import parameters as p
 from schooldata.application.locate import locate_parsed
+from schooldata.application.paging import Page, PageRequest
 from schooldata.domain.errors import InvalidParameter, SchoolNotFound
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
@@ -108,14 +109,6 @@ class AuthorityCount:
     schools: int
 
 
-@frozen(kw_only=True)
-class AuthorityPage:
-    page: int
-    per_page: int
-    total: int
-    items: tuple[AuthorityCount, ...]
-
-
 class CommercialSchools:
     def __init__(
         self, *, schools: SchoolReader, postcodes: PostcodeDirectory, links: LinkReader
@@ -181,22 +174,16 @@ class CommercialSchools:
             raise SchoolNotFound(urn)
         return Profile(school=school, links=tuple(self._links.links_for(urn=urn)))
 
-    def local_authorities(self, params: p.Params, plan: Plan) -> AuthorityPage:
+    def local_authorities(self, params: p.Params, plan: Plan) -> Page[AuthorityCount]:
         p.reject_unknown(params, AUTHORITY_PARAMETERS)
         wanted = p.text(params, "q", min_length=2)
-        page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
-        per_page = plan.per_page(p.integer(params, "per_page"))
-        rows = [
-            AuthorityCount(code=code, name=name, schools=count)
-            for code, name, count in self._schools.local_authorities()
-            if wanted is None or normalise(wanted) in normalise(name) or wanted == code
-        ]
-        start = (page - 1) * per_page
-        return AuthorityPage(
-            page=page,
-            per_page=per_page,
-            total=len(rows),
-            items=tuple(rows[start : start + per_page]),
+        page = PageRequest.parse(params, plan)
+        return page.of(
+            [
+                AuthorityCount(code=code, name=name, schools=count)
+                for code, name, count in self._schools.local_authorities()
+                if wanted is None or normalise(wanted) in normalise(name) or wanted == code
+            ]
         )
 
     # ------------------------------------------------------------------ shared query rules
