@@ -5,6 +5,7 @@ application on fakes."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import os
 import secrets
@@ -132,11 +133,31 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Application
 
 
 def _rate_limiter(settings: Settings) -> Any:
+    """Redis when configured (any number of machines); several worker processes on one machine
+    without Redis share a mapped file, so a key's rate holds across them (and fall back to it
+    while Redis is down); one process keeps its windows in memory."""
+    machine = None
+    if settings.workers > 1:
+        from schooldata.adapters.machine.rate import MachineRateLimiter
+
+        machine = MachineRateLimiter(machine_rate_path(settings))
     if settings.redis_url:
         from schooldata.adapters.redis.rate import RedisRateLimiter
 
-        return RedisRateLimiter(settings.redis_url)
-    return InMemoryRateLimiter()
+        if machine is None:
+            return RedisRateLimiter(settings.redis_url)
+        # While Redis is down, this machine's workers still share their windows.
+        return RedisRateLimiter(
+            settings.redis_url, fallback=machine, fallback_scope="this machine's"
+        )
+    return machine or InMemoryRateLimiter()
+
+
+def machine_rate_path(settings: Settings) -> Path:
+    """The rate windows file of one deployment: in `home`, named after its database, so two
+    deployments sharing a home never share windows."""
+    database = hashlib.sha256(settings.effective_database_url.encode()).hexdigest()[:16]
+    return settings.home / f"rate-windows-{database}.bin"
 
 
 def database_path(settings: Settings) -> Path | None:
@@ -253,6 +274,7 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
         "log_format",
         "max_body_bytes",
         "replay_mb",
+        "workers",  # several workers without Redis share their rate windows (_rate_limiter)
     )
     for name in names:
         value = getattr(settings, name)

@@ -1,9 +1,10 @@
 """Per-second rate windows shared by every process and machine, in Redis.
 
 One key per (API key id, second): INCR and EXPIRE in one MULTI, so the count is atomic across
-instances. If Redis fails, limiting falls back to this process's own windows (a warning is
-logged and `health()` says degraded) rather than failing requests: a per-process limit is a
-weaker guarantee, never a 500.
+instances. If Redis fails, limiting falls back to local windows (a warning is logged and
+`health()` says degraded) rather than failing requests: this process's own, or, given one,
+a `fallback` shared by this machine's processes (the composition root passes one to several
+workers). A local limit is a weaker guarantee across machines, never a 500.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 import redis
 
 from schooldata.adapters.memory.access import InMemoryRateLimiter
+from schooldata.ports.keys import RateLimiter
 
 log = logging.getLogger("schooldata.rate")
 WINDOW_TTL_SECONDS = 3
@@ -22,12 +24,22 @@ WARN_EVERY_SECONDS = 30.0
 
 
 class RedisRateLimiter:
-    def __init__(self, url: str, *, prefix: str = "schooldata:rate") -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "schooldata:rate",
+        fallback: RateLimiter | None = None,
+        fallback_scope: str = "per-process",
+    ) -> None:
+        """`fallback`: the windows used while Redis is down (default: this process's own);
+        `fallback_scope` says whose they are in the warning and `/ready`."""
         self._client = redis.Redis.from_url(
             url, socket_connect_timeout=0.5, socket_timeout=0.5, health_check_interval=30
         )
         self._prefix = prefix
-        self._fallback = InMemoryRateLimiter()
+        self._fallback: RateLimiter = fallback or InMemoryRateLimiter()
+        self._scope = fallback_scope
         self._degraded_since: float | None = None
         self._last_warning = 0.0
         self._lock = threading.Lock()
@@ -62,7 +74,10 @@ class RedisRateLimiter:
             self._client.ping()
         except redis.RedisError as error:
             self._degrade(error)
-            return {"rate_limiter": "degraded", "detail": "Redis unreachable: per-process windows"}
+            return {
+                "rate_limiter": "degraded",
+                "detail": f"Redis unreachable: {self._scope} windows",
+            }
         self._recover()
         return {"rate_limiter": "redis"}
 
@@ -74,8 +89,9 @@ class RedisRateLimiter:
             if now - self._last_warning >= WARN_EVERY_SECONDS:
                 self._last_warning = now
                 log.warning(
-                    "Redis rate limiter unavailable (%s); using per-process windows",
+                    "Redis rate limiter unavailable (%s); using %s windows",
                     type(error).__name__,
+                    self._scope,
                 )
 
     def _recover(self) -> None:

@@ -1,0 +1,1 @@
+"""Stores shared by the processes of one machine (no network service needed)."""
