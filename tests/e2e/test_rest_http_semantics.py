@@ -305,3 +305,52 @@ def test_data_freshness_is_a_list_with_paging_like_every_list(
     past = client.get(f"/api/v1/data-freshness?page={total + 1}&per_page=1", headers=headers)
     assert past.status_code == 200 and past.json()["data"] == []
     assert client.get("/api/v1/data-freshness?sort=x", headers=headers).status_code == 400
+
+
+def test_options_checks_credentials_and_names_head_with_get(
+    client: TestClient, app: Application
+) -> None:
+    anonymous = client.options("/api/v1/search")
+    allowed = {m.strip() for m in anonymous.headers["allow"].split(",")}
+    assert {"GET", "HEAD", "OPTIONS"} <= allowed
+    assert (
+        client.options("/api/v1/meta", headers={"Authorization": f"Bearer {BAD_KEY}"}).status_code
+        == 401
+    )
+    keyed = client.options("/api/v1/meta", headers={"Authorization": f"Bearer {issue_key(app)}"})
+    assert keyed.status_code == 204
+    assert set(METER_HEADERS) <= set(keyed.headers)
+    assert keyed.headers["x-quota-remaining"] == keyed.headers["x-quota-limit"]  # unmetered
+
+
+def test_an_anonymous_refusal_on_a_commercial_route_has_the_commercial_shape(
+    client: TestClient,
+) -> None:
+    response = client.delete("/api/v1/meta")
+    assert response.status_code == 405
+    error = response.json()["error"]
+    assert error["code"] == "method_not_allowed"
+    assert error["request_id"] == response.headers["x-request-id"]
+    assert isinstance(client.delete("/api/v1/search?query=st").json()["error"], str)  # public
+
+
+@pytest.mark.parametrize("path", ["/api/v1/schools/search?zz=1", "/api/v1/schools/nearby?zz=1"])
+def test_an_unknown_parameter_is_named_before_a_missing_one(
+    client: TestClient, app: Application, path: str
+) -> None:
+    response = client.get(path, headers={"Authorization": f"Bearer {issue_key(app)}"})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "unknown_parameter"
+    assert response.json()["error"]["details"]["parameters"] == ["zz"]
+
+
+def test_commercial_text_bounds_count_the_text_as_sent(
+    client: TestClient, app: Application
+) -> None:
+    headers = {"Authorization": f"Bearer {issue_key(app)}"}
+    assert client.get("/api/v1/schools", params={"q": " a"}, headers=headers).status_code == 200
+    assert client.get("/api/v1/schools", params={"q": "a"}, headers=headers).status_code == 400
+    padded = "SW1A 1AA" + " " * 9  # 17 characters: over the documented maxLength of 16
+    response = client.get("/api/v1/schools/nearby", params={"postcode": padded}, headers=headers)
+    assert response.status_code == 400
+    assert response.json()["error"]["details"]["parameter"] == "postcode"

@@ -50,6 +50,9 @@ from schooldata.ports.schools import LinkReader, SchoolReader
 PAGING = ("page", "per_page")
 FILTERS = ("local_authority", "phase", "type", "gender", "ofsted_rating", "min_score", "sort")
 ORIGIN = ("postcode", "latitude", "longitude", "radius_miles")
+# The commercial filter's bound on a postcode as sent (the longest real one, `SW1A 1AA`-shaped
+# with spaces to spare); the public search has none (the contract gives only a minimum).
+POSTCODE_MAX_LENGTH = 16
 LIST_PARAMETERS = frozenset({"q", *ORIGIN, *FILTERS, *PAGING})
 SEARCH_PARAMETERS = frozenset({"q", *FILTERS, *PAGING})
 NEARBY_PARAMETERS = frozenset({"q", *ORIGIN, *FILTERS, *PAGING})
@@ -130,11 +133,13 @@ class CommercialSchools:
         return self._prepare(params, plan, LIST_PARAMETERS)
 
     def prepare_search(self, params: p.Params, plan: Plan) -> ListRequest:
+        p.reject_unknown(params, SEARCH_PARAMETERS)  # unknown names first, on every list
         if params.get("q") is None:
             raise InvalidParameter("q", "q (at least 2 characters) is required for search.")
         return self._prepare(params, plan, SEARCH_PARAMETERS)
 
     def prepare_nearby(self, params: p.Params, plan: Plan) -> ListRequest:
+        p.reject_unknown(params, NEARBY_PARAMETERS)
         if params.get("postcode") is None and params.get("latitude") is None:
             raise InvalidParameter(
                 "postcode", "nearby needs a postcode, or latitude and longitude."
@@ -191,7 +196,9 @@ class CommercialSchools:
     def _prepare(self, params: p.Params, plan: Plan, allowed: Collection[str]) -> ListRequest:
         p.reject_unknown(params, allowed)
         query_text = p.text(params, "q", min_length=2)
-        text = TextQuery.parse(query_text) if query_text is not None else None
+        # Parsed as sent (its two-character minimum counts the text as sent, as the public
+        # query's does); normalising drops the spaces.
+        text = TextQuery.parse(str(params["q"])) if query_text is not None else None
         origin, radius = self._origin(params)
         phase = p.text(params, "phase")
         sort_name = p.choice(params, "sort", SORT_VALUES)
@@ -221,7 +228,7 @@ class CommercialSchools:
 
     @staticmethod
     def _origin(params: p.Params) -> tuple[Location | PostcodeOrigin | None, float | None]:
-        postcode = p.text(params, "postcode", min_length=2)
+        postcode = p.text(params, "postcode", min_length=2, max_length=POSTCODE_MAX_LENGTH)
         latitude = p.number(params, "latitude", minimum=-90, maximum=90)
         longitude = p.number(params, "longitude", minimum=-180, maximum=180)
         radius = p.number(

@@ -38,17 +38,18 @@ def reject_unknown(params: Params, allowed: Collection[str]) -> None:
 
 
 def text(params: Params, name: str, *, min_length: int = 1, max_length: int = 200) -> str | None:
+    """A text parameter without its surrounding spaces. Its length bounds count the text as
+    sent (the contract's and the documents' minLength/maxLength), as the public query's do."""
     value = params.get(name)
     if value is None:
         return None
     if not isinstance(value, str):
         raise InvalidParameter(name, f"{name} must be a string.")
-    stripped = value.strip()
-    if len(stripped) < min_length:
+    if len(value) < min_length:
         raise InvalidParameter(name, f"{name} must be at least {min_length} characters long.")
-    if len(stripped) > max_length:
+    if len(value) > max_length:
         raise InvalidParameter(name, f"{name} must be at most {max_length} characters long.")
-    return stripped
+    return value.strip()
 
 
 def integer(

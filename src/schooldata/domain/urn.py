@@ -28,6 +28,8 @@ class Urn:
         """
         if isinstance(raw, Urn):
             return raw
+        if isinstance(raw, float) and raw.is_integer():
+            raw = int(raw)  # 100001.0 is the integer JSON Schema calls it
         text = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
         if not isinstance(text, str) or _SIX_DIGITS.fullmatch(text) is None:
             raise InvalidUrn(raw, parameter=parameter)

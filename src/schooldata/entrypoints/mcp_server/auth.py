@@ -17,7 +17,7 @@ import anyio.to_thread
 from schooldata.application.access import Caller
 from schooldata.application.service import Application
 from schooldata.domain.errors import DataUnavailable
-from schooldata.domain.keys import AuthenticationFailed
+from schooldata.domain.keys import AuthenticationFailed, single_header_value
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -37,6 +37,12 @@ def header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def header_values(scope: Scope, name: bytes) -> list[str]:
+    """Every value of a request header, in order (a header may be sent more than once)."""
+    headers: Iterable[tuple[bytes, bytes]] = scope.get("headers", ())
+    return [value.decode("latin-1") for key, value in headers if key.lower() == name]
+
+
 def request_id_of(scope: Scope) -> str:
     return str(scope.get(REQUEST_ID_KEY, ""))
 
@@ -44,8 +50,10 @@ def request_id_of(scope: Scope) -> str:
 async def authenticate(app: Application, scope: Scope) -> Caller | None:
     """None when the request carries no credentials. Raises AuthenticationFailed (401) or
     DataUnavailable (503). The key store may do I/O, so a keyed lookup runs on a worker thread."""
-    authorization = header(scope, b"authorization")
-    x_api_key = header(scope, b"x-api-key")
+    # A credential header sent twice with different keys conflicts, as on REST (one rule:
+    # domain/keys.single_header_value); the first line is never silently chosen.
+    authorization = single_header_value(header_values(scope, b"authorization"))
+    x_api_key = single_header_value(header_values(scope, b"x-api-key"))
     if authorization is None and x_api_key is None:
         return None
     return await anyio.to_thread.run_sync(

@@ -6,7 +6,7 @@ In order, for each HTTP request to `/mcp`:
 2. Credentials -> the caller (bad credentials -> 401 with the commercial body, whatever the
    method or version: DECISIONS, Authentication 3 and 6).
 3. Only POST: a stateless server offers no GET stream and no sessions to DELETE (405).
-4. Content-Type must be JSON (400).
+4. Content-Type must be JSON (400, -32600).
 5. The version and header rules that need the body (`routing`): a `_meta` version without its
    header, an unserved or unknown version, a 2026-07-28 notification without its
    `Mcp-Method` -> 400 with -32020 or -32022.
@@ -90,28 +90,32 @@ class McpEndpoint:
         except (AuthenticationFailed, DataUnavailable) as error:
             await send_auth_failure(scope, send, error)
             return
-        if scope["method"] != "POST":
-            await _plain(send, 405, b"", [(b"allow", b"POST")])
-            return
-        content_type = header(scope, b"content-type") or ""
-        if not content_type.lower().startswith("application/json"):
-            await _plain(send, 400, b"Invalid Content-Type header", [])
-            return
-        rejected, receive = await routing.check(scope, receive, max_body_bytes=self._max_body_bytes)
-        if rejected is not None:
-            await _plain(send, 400, rejected.body(), [(b"content-type", b"application/json")])
-            return
-        manager = self._sessions.manager
-        if manager is None:
-            await _plain(send, 503, b"The MCP endpoint is not running.", [])
-            return
         request = state.McpRequest(
             caller=caller,
             request_id=request_id_of(scope),
             base_url=self._base_url or base_url_of(scope),
         )
+        # Every answer from here on, refusals included, goes out through the editor: a keyed
+        # caller's answer carries the meter headers whoever wrote it.
+        respond = _ResponseEditor(self._app, request, send)
+        if scope["method"] != "POST":
+            await _plain(respond, 405, b"", [(b"allow", b"POST")])
+            return
+        content_type = header(scope, b"content-type") or ""
+        if not content_type.lower().startswith("application/json"):
+            body = _json_rpc_error(INVALID_REQUEST, "Content-Type must be application/json.")
+            await _plain(respond, 400, body, [(b"content-type", b"application/json")])
+            return
+        rejected, receive = await routing.check(scope, receive, max_body_bytes=self._max_body_bytes)
+        if rejected is not None:
+            await _plain(respond, 400, rejected.body(), [(b"content-type", b"application/json")])
+            return
+        manager = self._sessions.manager
+        if manager is None:
+            await _plain(respond, 503, b"The MCP endpoint is not running.", [])
+            return
         with state.bound(request):
-            await manager.handle_request(scope, receive, _ResponseEditor(self._app, request, send))
+            await manager.handle_request(scope, receive, respond)
 
 
 class _ResponseEditor:
@@ -163,6 +167,12 @@ class _ResponseEditor:
             except DataUnavailable:
                 return [NO_STORE]
         return [(k.lower().encode(), v.encode()) for k, v in reading.headers().items()] + [NO_STORE]
+
+
+def _json_rpc_error(code: int, message: str) -> bytes:
+    """A JSON-RPC error for a request refused before it was read (so no id)."""
+    payload = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+    return json.dumps(payload, separators=(",", ":")).encode()
 
 
 def _too_large(request: state.McpRequest) -> bytes:

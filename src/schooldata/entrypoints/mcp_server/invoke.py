@@ -2,9 +2,11 @@
 
 1. Entitlement: a keyed caller's plan must include the tool's feature (else
    `feature_not_in_plan`, not metered).
-2. Arguments, every rule: the plan's limits, the input schema, then the use case's own
-   `prepare` (the rules a schema cannot say: "a postcode or a point, not both", "sort=distance
-   needs an origin", duplicate URNs...). Any failure is the parameter error, not metered.
+2. Arguments, every rule, in the order REST reports them: unknown and missing names, then
+   the use case's own `prepare` (each value in turn, the plan's bounds, and the rules a schema
+   cannot say: "a postcode or a point, not both", "sort=distance needs an origin", duplicate
+   URNs...), then the tool's input schema for anything left. Any failure is the parameter
+   error, not metered.
 3. Rate limit and quota: one use consumed atomically (else `rate_limit_exceeded` /
    `quota_exceeded` with `retry_after`, not metered).
 4. The prepared use case runs; whatever it finds (a school, "not found", "unknown postcode")
@@ -30,7 +32,7 @@ from schooldata.domain.metering import LimitReached
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.mcp_server.state import McpRequest
 from schooldata.entrypoints.mcp_server.tools import ToolCall, ToolSpec
-from schooldata.entrypoints.mcp_server.validation import validate_arguments
+from schooldata.entrypoints.mcp_server.validation import check_names, validate_arguments
 
 log = logging.getLogger("schooldata.mcp")
 
@@ -46,7 +48,8 @@ def invoke(
         plan = None if caller is None else caller.plan
         if plan is not None and tool.feature is not None:
             plan.require(tool.feature)
-        validate_arguments(tool.input_schema(plan), arguments, plan)
+        schema = tool.input_schema(plan)
+        check_names(schema, arguments)
         run = tool.prepare(
             ToolCall(
                 app=app,
@@ -56,6 +59,7 @@ def invoke(
                 request_id=request.request_id,
             )
         )
+        validate_arguments(schema, arguments, plan)
         if caller is not None and tool.feature is not None:
             request.reading = app.meter.admit(caller, tool.feature)
         payload = run()

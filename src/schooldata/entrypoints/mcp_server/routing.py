@@ -1,6 +1,8 @@
 """The version and header rules the SDK's transport leaves open, decided before it runs.
 
-The SDK picks the era from the `MCP-Protocol-Version` header alone. The rules here need the
+The SDK picks the era from the `MCP-Protocol-Version` header alone. In a handshake era, JSON
+that is no single JSON-RPC message (a batch, `{}`) -> 400, -32600 (the SDK's own answer is
+-32602 with a validation dump). The rules here need the
 body too, so the body is read once (up to the size limit; a larger body goes on unread, for the
 SDK's 413) and handed on unchanged:
 
@@ -24,7 +26,12 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 from attrs import frozen
-from mcp_types import HEADER_MISMATCH, PROTOCOL_VERSION_META_KEY, UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types import (
+    HEADER_MISMATCH,
+    INVALID_REQUEST,
+    PROTOCOL_VERSION_META_KEY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+)
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from schooldata.entrypoints.mcp_server.auth import header
@@ -57,9 +64,14 @@ async def check(
 ) -> tuple[Refusal | None, Receive]:
     """The refusal, if any, and the `receive` to hand on (it replays what was read)."""
     version = header(scope, b"mcp-protocol-version")
-    if version in HANDSHAKE_VERSIONS:
-        return None, receive  # a handshake era we serve: the body is the SDK's business
     body, receive = await _peek(scope, receive, max_body_bytes)
+    if version is None or version in HANDSHAKE_VERSIONS:
+        # A handshake era: the SDK answers, except a body that is JSON but no JSON-RPC
+        # message (its answer would be -32602 with a validation dump, not -32600).
+        if (malformed := _not_a_message(body)) is not None:
+            return malformed, receive
+        if version is not None:
+            return None, receive
     message = _decode(body)
     if version is None:
         return _header_required(message), receive
@@ -70,6 +82,26 @@ async def check(
             receive
         )
     return _notification_method(scope, message), receive
+
+
+def _not_a_message(body: bytes | None) -> Refusal | None:
+    """-32600 Invalid Request for JSON that is no single JSON-RPC 2.0 message: a batch, or an
+    object without `"jsonrpc": "2.0"` and a method (or, as a response, a result or error).
+    Not JSON at all is left to the SDK (-32700)."""
+    if body is None:
+        return None
+    try:
+        decoded = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(decoded, list):
+        return Refusal(INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message per request.")
+    if not isinstance(decoded, dict) or decoded.get("jsonrpc") != "2.0":
+        return Refusal(INVALID_REQUEST, 'Not a JSON-RPC 2.0 message ("jsonrpc": "2.0").')
+    is_response = "id" in decoded and ("result" in decoded or "error" in decoded)
+    if not isinstance(decoded.get("method"), str) and not is_response:
+        return Refusal(INVALID_REQUEST, "A JSON-RPC request needs a method.", _id_of(decoded))
+    return None
 
 
 def _header_required(message: Mapping[str, Any] | None) -> Refusal | None:

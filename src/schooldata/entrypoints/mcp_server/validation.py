@@ -54,6 +54,21 @@ _PATTERN_MESSAGES = {
 }
 
 
+def check_names(schema: Mapping[str, Any], arguments: Any) -> None:
+    """What every face checks first: the arguments are an object, every name is one the tool
+    takes (`unknown_parameter`), and every required name is there (then each value, in the
+    use case's own order: the same order REST reports)."""
+    if not isinstance(arguments, Mapping):
+        raise InvalidParameter("arguments", "Tool arguments must be a JSON object.")
+    known = schema.get("properties", {})
+    unknown = [name for name in arguments if name not in known]
+    if unknown:
+        raise UnknownParameter(unknown)
+    for name in schema.get("required", ()):
+        if name not in arguments:
+            raise InvalidParameter(name, f"{name} is required.")
+
+
 def validate_arguments(
     schema: Mapping[str, Any], arguments: Mapping[str, Any], plan: Plan | None = None
 ) -> None:
@@ -93,7 +108,10 @@ def _read(schema: Any, value: Any) -> Any:
         for option in schema.get("enum", ()):
             if isinstance(option, str) and option.lower() == text.lower():
                 return option
-        return text
+        # A patterned value (a URN, a postcode) is read without its surrounding spaces, as
+        # the core reads it; free text keeps them, since its length bounds count the text as
+        # sent (a public query of " a" is two characters, on every face).
+        return text if "pattern" in schema else value
     if isinstance(value, float) and value.is_integer() and _takes_integers(schema):
         return int(value)
     items = schema.get("items")

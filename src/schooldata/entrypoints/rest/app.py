@@ -77,6 +77,12 @@ def is_cross_origin_readable(path: str) -> bool:
     return is_public_route(path) or path == OPENAPI_PATH
 
 
+def is_commercial_route(path: str) -> bool:
+    """Paths of the commercial tier: its refusals take the commercial error shape even for an
+    anonymous caller (the public record's path is public until a key says otherwise)."""
+    return path.startswith("/api/v1/") and not is_public_only(path) and not is_public_route(path)
+
+
 def is_keyed_replay_candidate(path: str) -> bool:
     """Commercial GET routes (public-only ones answer keyed callers publicly, unmetered)."""
     return path.startswith("/api/v1/") and not is_public_only(path)
@@ -133,8 +139,13 @@ def create_litestar(
             *extra_route_handlers,
         ],
         lifespan=list(lifespan),
+        before_request=gate.check_options,
         request_max_body_size=max_body_bytes,
-        exception_handlers=exception_handlers(gate.refusal),
+        exception_handlers=exception_handlers(
+            lambda request, exc: gate.refusal(
+                request, exc, commercial_route=is_commercial_route(request.url.path)
+            )
+        ),
         openapi_config=None,
         # The process's logging is configured once (observability.logging_config), not here.
         logging_config=None,

@@ -23,7 +23,7 @@ from schooldata.domain.errors import (
     UnknownParameter,
 )
 from schooldata.entrypoints import wire
-from schooldata.entrypoints.rest.transport import REQUEST_ID_KEY
+from schooldata.entrypoints.rest.transport import REQUEST_ID_KEY, with_head
 
 log = logging.getLogger("schooldata.rest")
 
@@ -86,9 +86,11 @@ def domain_error_response(
     return public_error(status, error.message, error.code)
 
 
-def http_exception_response(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+def http_exception_response(
+    request: Request[Any, Any, Any], exc: HTTPException, *, commercial_route: bool = False
+) -> Response[Any]:
     """Litestar's own refusals (no route, wrong method, body too large, ...) in the tier's
-    error shape. A 405 keeps the `Allow` header (RFC 9110 requires it), HEAD included
+    error shape: commercial on a commercial route (`commercial_route`) or with credentials. A 405 keeps the `Allow` header (RFC 9110 requires it), HEAD included
     wherever GET is allowed (the transport layer answers HEAD for every GET)."""
     headers: dict[str, str] = {}
     if isinstance(exc, NotFoundException):
@@ -106,7 +108,7 @@ def http_exception_response(request: Request[Any, Any, Any], exc: HTTPException)
     else:
         status = exc.status_code if 400 <= exc.status_code < 500 else 400
         code, message = "invalid_request", "The request could not be understood."
-    if is_commercial(request) or carries_credentials(request):
+    if commercial_route or is_commercial(request) or carries_credentials(request):
         response = commercial_error(request, status, code, message)
     else:
         response = public_error(status, message, code)
@@ -116,12 +118,7 @@ def http_exception_response(request: Request[Any, Any, Any], exc: HTTPException)
 
 def _allow_header(exc: HTTPException) -> str | None:
     raw = next((v for k, v in (exc.headers or {}).items() if k.lower() == "allow"), None)
-    if raw is None:
-        return None
-    methods = [m.strip().upper() for m in raw.split(",") if m.strip()]
-    if "GET" in methods and "HEAD" not in methods:
-        methods.insert(methods.index("GET") + 1, "HEAD")
-    return ", ".join(methods)
+    return None if raw is None else with_head(raw.encode("latin-1")).decode("latin-1")
 
 
 def carries_credentials(request: Request[Any, Any, Any]) -> bool:

@@ -28,6 +28,7 @@ from schooldata.entrypoints.rest.errors import (
     request_id_of,
     status_of,
 )
+from schooldata.entrypoints.rest.transport import EXTRA_HEADERS_KEY
 
 NO_STORE = {"Cache-Control": "no-store"}
 FEATURE_KEY = "schooldata.feature"
@@ -93,20 +94,43 @@ class CommercialGate:
         headers = {"WWW-Authenticate": 'Bearer realm="schooldata"', **NO_STORE}
         return commercial_error(request, 401, error.code, error.message, headers=headers)
 
-    def refusal(self, request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-        """Litestar's own refusals (no such endpoint, method or body size). Credentials are
-        still authenticated (DECISIONS: any request that carries them is): a bad key gets 401;
-        a known caller's refusal carries its meter readings (nothing is metered)."""
+    def refusal(
+        self,
+        request: Request[Any, Any, Any],
+        exc: HTTPException,
+        *,
+        commercial_route: bool = False,
+    ) -> Response[Any]:
+        """Litestar's own refusals (no such endpoint, method or body size), in the commercial
+        shape on a commercial route. Credentials are still authenticated (DECISIONS: any
+        request that carries them is): a bad key gets 401; a known caller's refusal carries
+        its meter readings (nothing is metered)."""
         caller = None
         if carries_credentials(request):
             try:
                 caller = self.authenticate(request)
             except (AuthenticationFailed, DataUnavailable) as error:
                 return self.auth_failure(request, error)
-        response = http_exception_response(request, exc)
+        response = http_exception_response(request, exc, commercial_route=commercial_route)
         if caller is not None:
             response.headers.update({**self._peek(caller), **NO_STORE})
         return response
+
+    def check_options(self, request: Request[Any, Any, Any]) -> Response[Any] | None:
+        """Litestar's own OPTIONS answer, for a request that carries credentials: they are
+        authenticated (a bad key gets 401) and a known caller's answer carries its meter
+        readings (through the scope: the transport layer adds them), metering nothing."""
+        if request.method != "OPTIONS" or not carries_credentials(request):
+            return None
+        try:
+            caller = self.authenticate(request)
+        except (AuthenticationFailed, DataUnavailable) as error:
+            return self.auth_failure(request, error)
+        if caller is not None:
+            readings = {**self._peek(caller), **NO_STORE}
+            extra = [(k.lower().encode(), v.encode()) for k, v in readings.items()]
+            request.scope[EXTRA_HEADERS_KEY] = extra  # type: ignore[literal-required]
+        return None
 
     def run(
         self,

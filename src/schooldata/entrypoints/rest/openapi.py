@@ -269,7 +269,21 @@ PUBLIC_PATHS: dict[str, Any] = {
                 "400": _error_response("Invalid URN."),
                 "401": _credentials_rejected(),
                 "404": _error_response("School not found."),
-                "503": _error_response("The data store is temporarily unavailable."),
+                "503": {
+                    **_error_response(
+                        "The data store (or, for a keyed caller, the key store) is temporarily unavailable."
+                    ),
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "oneOf": [
+                                    {"$ref": "#/components/schemas/Error"},
+                                    {"$ref": "#/components/schemas/CommercialError"},
+                                ]
+                            }
+                        }
+                    },
+                },
             },
         }
     },

@@ -35,6 +35,8 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 REQUEST_ID_KEY = "schooldata.request_id"
+# Headers a route adds to an answer Litestar writes itself (its automatic OPTIONS answer).
+EXTRA_HEADERS_KEY = "schooldata.extra_headers"
 QUERY_KEY_NAMES = frozenset({"api_key", "apikey", "key", "access_token", "token"})
 QUERY_KEY_REJECTED = "schooldata.query_key_rejected"
 # The metrics/access-log route label of an answer given by a layer rather than a route.
@@ -114,6 +116,8 @@ class TransportLayer:
             # GET; only the body is dropped here, its headers (Content-Length too) are kept.
             scope["method"] = "GET"
             send = without_body(send)
+        elif scope.get("method") == "OPTIONS":
+            send = options_answer(scope, send)
 
         async def send_with_id(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -158,6 +162,33 @@ class TransportLayer:
             }
         )
         await send({"type": "http.response.body", "body": payload})
+
+
+def options_answer(scope: Scope, send: Send) -> Send:
+    """`send` for an OPTIONS request: `Allow` names HEAD wherever it names GET (this layer
+    answers HEAD for every GET), and a known caller's meter readings are added (left in the
+    scope by the route layer, which authenticated the request)."""
+
+    async def options_send(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = [
+                (name, with_head(value) if bytes(name).lower() == b"allow" else value)
+                for name, value in message.get("headers", ())
+            ]
+            headers.extend(scope.get(EXTRA_HEADERS_KEY, ()))
+            message["headers"] = headers
+        await send(message)
+
+    return options_send
+
+
+def with_head(allow: bytes) -> bytes:
+    """An `Allow` value with HEAD after GET, when GET is allowed and HEAD is not named."""
+    methods = [m.strip() for m in bytes(allow).decode("latin-1").split(",") if m.strip()]
+    upper = [m.upper() for m in methods]
+    if "GET" in upper and "HEAD" not in upper:
+        methods.insert(upper.index("GET") + 1, "HEAD")
+    return ", ".join(methods).encode("latin-1")
 
 
 def without_body(send: Send) -> Send:
