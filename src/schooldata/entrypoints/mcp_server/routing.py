@@ -95,7 +95,9 @@ def _not_a_message(body: bytes | None) -> Refusal | None:
     except (ValueError, RecursionError):
         return None
     if isinstance(decoded, list):
-        return Refusal(INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message per request.")
+        return Refusal(
+            INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message per request."
+        )
     if not isinstance(decoded, dict) or decoded.get("jsonrpc") != "2.0":
         return Refusal(INVALID_REQUEST, 'Not a JSON-RPC 2.0 message ("jsonrpc": "2.0").')
     is_response = "id" in decoded and ("result" in decoded or "error" in decoded)
