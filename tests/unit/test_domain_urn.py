@@ -83,10 +83,14 @@ def test_rejects_a_seven_digit_urn() -> None:
         Urn.parse("1000000")
 
 
-@pytest.mark.parametrize("raw", [12345, 1234567, -123456, True, 123456.0, None, b"123456"])
+@pytest.mark.parametrize("raw", [12345, 1234567, -123456, True, 123456.5, None, b"123456"])
 def test_rejects_values_that_are_not_six_digit_text_or_integers(raw: object) -> None:
     with pytest.raises(InvalidUrn):
         Urn.parse(raw)
+
+
+def test_an_integral_float_is_the_integer_json_schema_calls_it() -> None:
+    assert Urn.parse(123456.0) == Urn.parse("123456")
 
 
 def test_invalid_urn_is_an_invalid_parameter_named_urn_with_its_own_code() -> None:
