@@ -19,6 +19,8 @@ import mmap
 import os
 import struct
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
@@ -52,37 +54,34 @@ class MachineRateLimiter:
 
     def hit(self, *, key: str, window: int) -> int:
         identity = self._identity(key)
-        with self._lock:
-            table = self._mapped()
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
-            try:
-                at, (found, slot_window, count) = self._slot(table, identity, window)
-                count = count + 1 if found == identity and slot_window == window else 1
-                SLOT.pack_into(table, at, identity, window, count)
-                return count
-            finally:
-                fcntl.flock(self._fd, fcntl.LOCK_UN)
+        with self._table(fcntl.LOCK_EX) as table:
+            at, (found, slot_window, count) = self._slot(table, identity, window)
+            count = count + 1 if found == identity and slot_window == window else 1
+            SLOT.pack_into(table, at, identity, window, count)
+            return count
 
     def peek(self, *, key: str, window: int) -> int:
         identity = self._identity(key)
-        with self._lock:
-            table = self._mapped()
-            fcntl.flock(self._fd, fcntl.LOCK_SH)
-            try:
-                _, (found, slot_window, count) = self._slot(table, identity, window)
-            finally:
-                fcntl.flock(self._fd, fcntl.LOCK_UN)
+        with self._table(fcntl.LOCK_SH) as table:
+            _, (found, slot_window, count) = self._slot(table, identity, window)
         return count if found == identity and slot_window == window else 0
 
     def undo(self, *, key: str, window: int) -> None:
         identity = self._identity(key)
+        with self._table(fcntl.LOCK_EX) as table:
+            at, (found, slot_window, count) = self._slot(table, identity, window)
+            if found == identity and slot_window == window and count > 0:
+                SLOT.pack_into(table, at, identity, window, count - 1)
+
+    @contextmanager
+    def _table(self, lock: int) -> Iterator[mmap.mmap]:
+        """The mapped table, held under this process's thread lock and the file's `lock`
+        (shared for reading, exclusive for writing) until the block ends."""
         with self._lock:
             table = self._mapped()
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            fcntl.flock(self._fd, lock)
             try:
-                at, (found, slot_window, count) = self._slot(table, identity, window)
-                if found == identity and slot_window == window and count > 0:
-                    SLOT.pack_into(table, at, identity, window, count - 1)
+                yield table
             finally:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
 
