@@ -96,7 +96,7 @@ def run(app: Application, tmp_path: Path, calls: Calls) -> Any:
     importers: dict[str, ImporterSpec] = {"gias": FakeGias()}
     runtime = CliRuntime(
         load_settings=load_settings,
-        build_app=lambda settings: app,
+        build_app=lambda settings, **_: app,
         serve=calls.served.append,
         upgrade=calls.upgraded.append,
         importers=lambda: importers,
@@ -262,7 +262,7 @@ def test_a_real_import_into_the_demo_says_it_removed_the_demo(tmp_path: Path) ->
     )
     runtime = CliRuntime(
         load_settings=lambda environ=None, **overrides: Settings(home=tmp_path),
-        build_app=lambda settings: demo_app,
+        build_app=lambda settings, **_: demo_app,
         serve=print,
         upgrade=print,
         importers=lambda: {"gias": FakeGias()},
@@ -345,7 +345,7 @@ def test_db_and_config_reach_the_settings(app: Application, tmp_path: Path) -> N
 
     runtime = CliRuntime(
         load_settings=load_settings,
-        build_app=lambda settings: app,
+        build_app=lambda settings, **_: app,
         serve=print,
         upgrade=print,
         importers=dict,

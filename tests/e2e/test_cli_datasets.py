@@ -79,7 +79,7 @@ def run(app: Application, datasets: FakeDatasets, tmp_path: Path) -> Any:
 
     runtime = CliRuntime(
         load_settings=load_settings,
-        build_app=lambda settings: WithDatasets(app, datasets),  # type: ignore[arg-type,return-value]
+        build_app=lambda settings, **_: WithDatasets(app, datasets),  # type: ignore[arg-type,return-value]
         serve=print,
         upgrade=print,
         importers=dict,

@@ -32,7 +32,7 @@ def runtime_for(app: Application, home: Path) -> CliRuntime:
 
     return CliRuntime(
         load_settings=load_settings,
-        build_app=lambda settings: app,
+        build_app=lambda settings, **_: app,
         serve=unused,
         upgrade=unused,
         importers=dict,
@@ -333,7 +333,7 @@ def test_locally_pages_go_far_beyond_any_plan(run: Any) -> None:
 def test_an_unexpected_failure_is_one_line_and_debug_shows_the_traceback(
     app: Application, tmp_path: Path
 ) -> None:
-    def broken(settings: Settings) -> Application:
+    def broken(settings: Settings, **_: Any) -> Application:
         raise RuntimeError("disk on fire")
 
     runtime = runtime_for(app, tmp_path)

@@ -83,3 +83,70 @@ def test_a_file_cut_off_mid_row_is_refused_and_nothing_is_imported(
     assert line.startswith(f"Error: {path.name}: the file is cut off: ")
     assert result.stdout == ""
     assert served_urns(run) == before
+
+
+# ------------------------------------------------------------------ which commands create
+
+
+READ_ONLY = [
+    ["search", "st mary"],
+    ["school", "100001"],
+    ["schools"],
+    ["nearby", "SW1A 1AA"],
+    ["inspections", "100001"],
+    ["compare", "100001", "100002"],
+    ["rankings", "--metric", "svc_score", "--phase", "primary"],
+    ["authorities"],
+    ["freshness"],
+    ["meta"],
+    ["keys", "list"],
+    ["keys", "create", "--org", "acme", "--name", "laptop"],
+    ["keys", "revoke", "svc_live_AbC1"],
+    ["orgs", "set-plan", "acme", "enterprise"],
+]
+
+
+@pytest.mark.parametrize("args", READ_ONLY, ids=lambda args: " ".join(args[:2]))
+def test_a_command_that_only_reads_never_creates_a_missing_database(
+    run: Any, database: Path, args: list[str]
+) -> None:
+    result = run(*args)
+    assert result.exit_code == 3
+    assert result.stderr.splitlines() == [
+        f"Error: There is no database at {database} (sqlite:///{database}): create it with "
+        "'schooldata db upgrade' or an import, or check --db."
+    ]
+    assert not database.exists()
+
+
+def test_a_file_that_is_no_schooldata_database_is_refused_and_left_alone(
+    run: Any, database: Path
+) -> None:
+    database.write_bytes(b"")
+    result = run("meta")
+    assert result.exit_code == 3
+    assert "holds no schooldata data" in result.stderr
+    assert str(database) in result.stderr
+    assert database.read_bytes() == b""
+
+
+def test_an_unreachable_database_is_named_without_its_password(run: Any) -> None:
+    url = "postgresql+psycopg://someone:hunter2@127.0.0.1:1/nowhere?connect_timeout=2"
+    result = run("meta", db=url)
+    assert result.exit_code == 3
+    [line] = result.stderr.splitlines()
+    assert line.startswith(
+        "Error: Cannot open the database postgresql+psycopg://someone:***@127.0.0.1:1/nowhere"
+    )
+    assert "hunter2" not in result.stderr
+
+
+def test_import_and_db_upgrade_create_the_database_and_then_it_is_read(
+    run: Any, tmp_path: Path, database: Path
+) -> None:
+    assert run("db", "upgrade").exit_code == 0
+    assert run("--format", "json", "freshness").exit_code == 1  # there, and empty
+    other = tmp_path / "imported.sqlite3"
+    imported = run("import", "gias", str(GIAS), db=other)
+    assert imported.exit_code == 0, imported.stderr
+    assert run("--format", "json", "school", "100001", "--public", db=other).exit_code == 0

@@ -44,6 +44,7 @@ class Session:
     output: Path | None = None
     as_plan: str | None = None
     debug: bool = False
+    create_database: bool = False  # only commands that write data may create a database
     _settings: Settings | None = field(default=None, init=False)
     _app: Application | None = field(default=None, init=False)
 
@@ -59,7 +60,7 @@ class Session:
     @property
     def app(self) -> Application:
         if self._app is None:
-            self._app = self.runtime.build_app(self.settings)
+            self._app = self.runtime.build_app(self.settings, create_database=self.create_database)
         return self._app
 
     @property

@@ -98,6 +98,7 @@ def import_(
       schooldata import ks4-results england_ks4final.csv --period 2018/19
       schooldata import sample
     """
+    session.create_database = True  # an import may be the first thing a database holds
     if dataset == "sample":
         if files or period:
             raise click.UsageError("'import sample' loads the bundled data; it takes no FILE.")
