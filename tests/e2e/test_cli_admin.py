@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -299,14 +300,44 @@ def test_db_upgrade_runs_the_migrations(run: Any, calls: Calls) -> None:
     assert len(calls.upgraded) == 1
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
 def test_serve_passes_host_port_and_workers(run: Any, calls: Calls) -> None:
-    result = run("serve", "--host", "0.0.0.0", "--port", "8080", "--workers", "4")
+    port = free_port()
+    result = run("serve", "--host", "0.0.0.0", "--port", str(port), "--workers", "4")
     assert result.exit_code == 0, result.stderr
     [settings] = calls.served
-    assert (settings.host, settings.port, settings.workers) == ("0.0.0.0", 8080, 4)
+    assert (settings.host, settings.port, settings.workers) == ("0.0.0.0", port, 4)
     bad = run("serve", "--port", "70000")
     assert bad.exit_code == 2
     assert len(bad.stderr.splitlines()) == 1
+
+
+def test_serve_refuses_a_port_another_server_listens_on(run: Any, calls: Calls) -> None:
+    with socket.socket() as other:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        result = run("serve", "--host", "127.0.0.1", "--port", str(port))
+    assert result.exit_code == 3
+    assert result.stderr.splitlines() == [
+        f"Error: cannot serve on 127.0.0.1:{port}: Address already in use. Is another server "
+        "running there? Stop it or choose another --port."
+    ]
+    assert calls.served == []
+
+
+def test_serve_refuses_a_host_it_cannot_resolve(run: Any, calls: Calls) -> None:
+    result = run("serve", "--host", "no-such-host.invalid", "--port", str(free_port()))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: cannot listen on 'no-such-host.invalid': ")
+    assert calls.served == []
 
 
 # ------------------------------------------------------------------ the installed command

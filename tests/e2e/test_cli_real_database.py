@@ -4,6 +4,10 @@ imports of the publishers' files, and which commands may create a database."""
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +154,18 @@ def test_import_and_db_upgrade_create_the_database_and_then_it_is_read(
     imported = run("import", "gias", str(GIAS), db=other)
     assert imported.exit_code == 0, imported.stderr
     assert run("--format", "json", "school", "100001", "--public", db=other).exit_code == 0
+
+
+def test_serve_never_creates_the_database_it_is_pointed_at(tmp_path: Path, database: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "SCHOOLDATA_KEY_SECRET": SECRET, "SCHOOLDATA_HOME": str(tmp_path)}
+    env.pop("SCHOOLDATA_DATABASE_URL", None)
+    command = [sys.executable, "-m", "schooldata", "--db", f"sqlite:///{database}", "serve"]
+    finished = subprocess.run(
+        [*command, "--port", str(port)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert finished.returncode == 3, finished.stderr
+    assert f"Error: There is no database at {database}" in finished.stderr
+    assert not database.exists()
