@@ -286,8 +286,8 @@ def test_import_sample_loads_the_bundled_data(run: Any, app: Application, calls:
     assert result.exit_code == 0, result.stderr
     assert calls.samples == [app]
     assert result.stdout.splitlines() == [
-        "dataset,rows_read,rows_imported,rows_skipped,rows_rejected",
-        "gias_establishments,3,3,0,0",
+        "dataset,rows_read,rows_imported,rows_skipped,rows_rejected,records_stored",
+        "gias_establishments,3,3,0,0,3",
     ]
 
 

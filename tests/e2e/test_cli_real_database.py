@@ -169,3 +169,65 @@ def test_serve_never_creates_the_database_it_is_pointed_at(tmp_path: Path, datab
     assert finished.returncode == 3, finished.stderr
     assert f"Error: There is no database at {database}" in finished.stderr
     assert not database.exists()
+
+
+# ------------------------------------------------------------------ honest import counts
+
+FIXTURE_IMPORTS = [
+    ("postcodes", "codepoint"),
+    ("postcodes", "ONSPD_NOV_2025_UK_sample.csv"),
+    ("gias", "edubasealldata20250401.csv"),
+    ("gias", "edubasealldata20240115.csv"),
+    ("links", "links_edubasealldata20250422.csv"),
+    ("ks4-info", "202425_information_about_schools_provisional.csv"),
+    ("ks2-results", "ks2_school_attainment_data.csv"),
+    ("ks5-results", "institution_performance_202225.csv"),
+    ("ks5-destinations", "1618_dm_institution_level_202223.csv"),
+    ("admissions", "AppsandOffers_2025_SchoolLevel.csv"),
+    ("ks4-results", "2018-2019/england_ks4final.csv"),
+    ("finance", "2022-2023/england_cfr.csv"),
+    (
+        "ofsted",
+        "Management_information_-_state-funded_schools_-_all_inspections_-_year_to_date_"
+        "published_by_31_Aug_2025.csv",
+    ),
+]
+
+
+@pytest.mark.parametrize(("dataset", "name"), FIXTURE_IMPORTS, ids=[n for _, n in FIXTURE_IMPORTS])
+def test_every_row_read_is_counted_imported_skipped_or_rejected(
+    run: Any, dataset: str, name: str
+) -> None:
+    result = run("--format", "json", "import", dataset, str(FIXTURES / name))
+    assert result.exit_code == 0, result.stderr
+    [report] = json.loads(result.stdout)
+    parts = (report["rows_imported"], report["rows_skipped"], report["rows_rejected"])
+    assert report["rows_read"] == sum(parts), report
+    assert report["rows_imported"] > 0
+    assert report["records_stored"] >= report["rows_imported"]
+    assert report["rows_rejected"] == len(report["rejects"])
+
+
+def test_rows_and_the_records_they_give_are_counted_apart(run: Any) -> None:
+    path = FIXTURES / "202425_information_about_schools_provisional.csv"
+    result = run("--format", "csv", "import", "ks4-info", str(path))
+    assert result.exit_code == 0, result.stderr
+    # 6 rows: the National row skipped, a bad URN rejected, 4 schools of 6 measures each.
+    assert result.stdout.splitlines() == [
+        "dataset,rows_read,rows_imported,rows_skipped,rows_rejected,records_stored",
+        "ks4_information,6,4,1,1,24",
+    ]
+
+
+def test_a_row_replaced_by_a_later_row_for_the_same_school_is_not_counted_imported(
+    run: Any, tmp_path: Path
+) -> None:
+    lines = GIAS.read_bytes().split(b"\r\n")
+    header, first = lines[0], lines[1]
+    repeated = tmp_path / "edubasealldata20250405.csv"
+    repeated.write_bytes(b"\r\n".join([header, first, first, b""]))
+    result = run("--format", "json", "import", "gias", str(repeated))
+    assert result.exit_code == 0, result.stderr
+    [report] = json.loads(result.stdout)
+    counts = [report[k] for k in ("rows_read", "rows_imported", "rows_skipped", "records_stored")]
+    assert counts == [2, 1, 1, 1]

@@ -36,7 +36,14 @@ DATASETS = (
 )
 REJECTS_SHOWN = 10
 REJECTS = RowsView(table=(Column("line", "Line"), Column("reason", "Reason")), csv=None)
-SUMMARY_COLUMNS = ("dataset", "rows_read", "rows_imported", "rows_skipped", "rows_rejected")
+SUMMARY_COLUMNS = (
+    "dataset",
+    "rows_read",
+    "rows_imported",
+    "rows_skipped",
+    "rows_rejected",
+    "records_stored",
+)
 SUMMARY = RowsView(table=(), csv=SUMMARY_COLUMNS)
 
 
@@ -170,6 +177,7 @@ def summary_item(report: ImportReport) -> dict[str, Any]:
         "rows_imported": report.rows_imported,
         "rows_skipped": report.skipped,
         "rows_rejected": report.rows_rejected,
+        "records_stored": report.records_stored,
         "rejects": [
             {"line": line, "reason": reason} for line, reason in report.rejects[:REJECTS_SHOWN]
         ],
