@@ -146,8 +146,10 @@ def test_keys_round_trip_shows_the_key_once_and_never_again(
     assert response.status_code == 401
 
     again = run("keys", "revoke", issued["display_prefix"])
-    assert again.exit_code == 2
-    assert len(again.stderr.splitlines()) == 1
+    assert again.exit_code == 1
+    assert again.stderr.splitlines() == [
+        f"No live key with display prefix {issued['display_prefix']!r} found."
+    ]
 
 
 def test_keys_create_as_a_table_prints_the_key_alone_on_its_line(run: Any) -> None:
@@ -176,6 +178,44 @@ def test_orgs_set_plan_moves_an_organisation(run: Any, app: Application) -> None
     unknown = run("orgs", "set-plan", "acme", "platinum")
     assert unknown.exit_code == 2
     assert unknown.stderr.startswith("Error: Unknown plan 'platinum'")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["orgs", "set-plan", "acne", "enterprise"],
+        ["keys", "list", "--org", "acne"],
+    ],
+)
+def test_an_organisation_that_does_not_exist_is_not_found(run: Any, args: list[str]) -> None:
+    run("keys", "create", "--org", "acme", "--name", "production")
+    result = run(*args)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["Organisation 'acne' not found."]
+    assert result.stdout == ""
+
+
+def test_revoking_a_prefix_no_key_has_is_not_found(run: Any) -> None:
+    result = run("keys", "revoke", "svc_live_ZZZZ")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["No live key with display prefix 'svc_live_ZZZZ' found."]
+
+
+def test_orgs_list_shows_every_organisation_and_its_plan(run: Any) -> None:
+    empty = run("orgs", "list")
+    assert empty.exit_code == 1
+    assert empty.stderr.strip() == "No organisations."
+    run("keys", "create", "--org", "zeta", "--name", "ci", "--plan", "enterprise")
+    run("keys", "create", "--org", "acme", "--name", "production")
+    listed = run("--format", "csv", "orgs", "list")
+    assert listed.exit_code == 0, listed.stderr
+    assert listed.stdout.splitlines() == [
+        "organisation,name,plan",
+        "acme,acme,developer",
+        "zeta,zeta,enterprise",
+    ]
+    table = run("orgs", "list")
+    assert "zeta" in table.stdout and "enterprise" in table.stdout
 
 
 # ------------------------------------------------------------------ imports

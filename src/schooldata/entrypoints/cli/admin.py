@@ -109,6 +109,25 @@ def orgs() -> None:
     """Organisations and their plans."""
 
 
+@orgs.command("list")
+@output_options
+@pass_session
+def list_orgs(session: Session) -> None:
+    """List organisations and their plans.
+
+    \b
+    Example:
+      schooldata orgs list --format csv
+    """
+    items = [
+        {"organisation": o.slug, "name": o.name, "plan": o.plan}
+        for o in session.app.keys.list_organisations()
+    ]
+    session.write(lambda w: w.rows(items, views.ORGS))
+    if not items:
+        raise NoResult("No organisations.")
+
+
 @orgs.command("set-plan")
 @click.argument("org")
 @click.argument("plan")

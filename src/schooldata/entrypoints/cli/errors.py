@@ -71,7 +71,8 @@ def translate(error: Exception) -> CliError:
         return CliError(error.format_message() + hint, ExitCode.USAGE)
     if isinstance(error, click.ClickException):
         return CliError(error.format_message(), ExitCode.USAGE)
-    if isinstance(error, SchoolNotFound):
+    if isinstance(error, DomainError) and error.code == SchoolNotFound.code:
+        # A school, an organisation or a key that is not there: a valid question, no answer.
         return CliError(error.message, ExitCode.NO_RESULT, prefix="")
     if isinstance(error, FeatureNotInPlan | LimitExceedsPlan):
         return CliError(error.message, ExitCode.NOT_IN_PLAN)

@@ -66,6 +66,8 @@ FRESHNESS_CSV = (
     "synthetic",
 )
 
+ORGS_CSV = ("organisation", "name", "plan")
+
 KEYS_CSV = ("display_prefix", "organisation", "name", "kind", "created_at", "revoked_at")
 
 
@@ -126,6 +128,11 @@ KEYS = RowsView(
         Column("revoked_at", "Revoked"),
     ),
     csv=KEYS_CSV,
+)
+
+ORGS = RowsView(
+    table=(Column("organisation", "Organisation"), Column("name", "Name"), Column("plan", "Plan")),
+    csv=ORGS_CSV,
 )
 
 ANY = RowsView(table=(), csv=None)
