@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +14,7 @@ from schooldata.entrypoints.cli import admin, datasets, queries
 from schooldata.entrypoints.cli.context import Session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode, is_broken_pipe, translate
 from schooldata.entrypoints.cli.imports import import_
-from schooldata.entrypoints.cli.output import FORMATS, Format
+from schooldata.entrypoints.cli.output import FORMATS, Format, use_utf8
 from schooldata.entrypoints.cli.runtime import CliRuntime
 
 EPILOG = """\b
@@ -88,7 +89,7 @@ class SchooldataGroup(click.Group):
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Write the answer to FILE (whole or not at all) instead of stdout.",
 )
 @click.option(
@@ -121,6 +122,7 @@ def cli(
       schooldata --format csv --output camden.csv schools --local-authority Camden --all
       schooldata --as-plan developer finance 100001      # exit code 4
     """
+    use_utf8(sys.stdout, sys.stderr)
     runtime = ctx.obj
     if not isinstance(runtime, CliRuntime):
         raise CliError("start schooldata through its console script.", ExitCode.UNAVAILABLE)

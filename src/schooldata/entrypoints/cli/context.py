@@ -95,7 +95,7 @@ def output_options(command: F) -> F:
     command = click.option(
         "-o",
         "--output",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=click.Path(path_type=Path),
         expose_value=False,
         callback=_override,
         help="Write the answer to FILE instead of stdout.",
