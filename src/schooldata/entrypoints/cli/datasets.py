@@ -1,8 +1,10 @@
 """The dataset queries: inspections, results, admissions, finance, compare and rankings.
 
-Each answer is the REST response's `data`, built by the application's dataset API. CSV and
-tables show an answer's one list of objects (the compared schools, the ranked rows) as rows
-when it has exactly one; otherwise the whole answer as one flattened record.
+Each answer is the REST response's `data`, built by the application's dataset API. Nothing
+of it is left out of a table or CSV: an answer that is one list of objects (the compared
+schools) is a row per object; a table shows the other fields of an answer with one list of
+objects (an inspection history: the school, its report card, the note) as a record above the
+list's rows; CSV writes any other answer as one row of all its flattened fields.
 """
 
 from __future__ import annotations
@@ -40,7 +42,11 @@ def show(writer: Writer, data: Any, *, title: str) -> None:
             return
         key = lists[0]
         rest = {k: v for k, v in data.items() if k != key}
-        if writer.fmt == "table" and rest:
+        if rest and writer.fmt == "csv":
+            # One CSV table cannot hold the record and its rows apart: one row holds it all.
+            writer.record(data, title=title)
+            return
+        if rest:
             writer.record(rest, title=title)
         writer.rows(data[key], views.ANY, caption=key)
     else:
