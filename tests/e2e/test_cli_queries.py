@@ -138,13 +138,26 @@ def test_commercial_queries_print_exactly_the_api_data(
     assert cli_json(run, *args) == rest_data(client, key, path, **params)
 
 
-def test_search_all_streams_every_result_in_the_public_shape(
-    run: Any,
-    client: TestClient[Any],
+SEARCH_ALL_TWINS = [
+    (["school"], {"query": "school"}),
+    (["--postcode", "SW1A 1AA"], {"postcode": "SW1A 1AA"}),
+    (
+        ["st mary", "--postcode", "SW1A", "--radius", "5"],
+        {"query": "st mary", "postcode": "SW1A", "radius_miles": "5"},
+    ),
+    (["academy", "--phase", "secondary"], {"query": "academy", "phase": "secondary"}),
+    ([" st"], {"query": " st"}),
+]
+
+
+@pytest.mark.parametrize(("args", "params"), SEARCH_ALL_TWINS)
+def test_search_all_is_the_public_search_answer_not_cut_at_its_limit(
+    run: Any, client: TestClient[Any], args: list[str], params: dict[str, str]
 ) -> None:
-    every = cli_json(run, "search", "school", "--all")
-    public = rest_data(client, None, "/api/v1/search", query="school", limit="25")
+    every = cli_json(run, "search", *args, "--all")
+    public = rest_data(client, None, "/api/v1/search", **params, limit="25")
     assert public["total"] <= 25  # so one public page holds every match
+    assert len(every) == public["total"]
     assert every == public["results"]
 
 
