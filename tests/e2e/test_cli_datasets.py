@@ -1,13 +1,12 @@
 """The dataset commands call the application's dataset API with the right plan and show its
 answers in every format. A hand-written fake stands in for `app.datasets_api` here; the
-REST twin comparisons are in test_cli_queries.py."""
+REST twin comparisons (rankings among them) are in test_cli_queries.py."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -54,13 +53,6 @@ class FakeDatasets:
         return {  # the API's shape: the compared schools and nothing else
             "schools": [{"urn": int(u), "name": f"School {u}", "svc_score": None} for u in urns],
         }
-
-    def rankings(self, params: Mapping[str, object], plan: Plan) -> Any:
-        self.calls.append(("rankings", dict(params), plan.name))
-        return [
-            {"rank": 1, "urn": 100002, "value": 46.0},
-            {"rank": 2, "urn": 100003, "value": None},
-        ]
 
 
 class WithDatasets:
@@ -153,22 +145,6 @@ def test_compare_is_bounded_by_the_plan_only_with_as_plan(run: Any) -> None:
     refused = run("--as-plan", "professional", "compare", *urns)
     assert refused.exit_code == 4
     assert refused.stderr.strip() == "Error: 'urns' may be at most 10 on the professional plan."
-
-
-def test_rankings_pass_the_api_parameters_and_show_rows(run: Any, datasets: FakeDatasets) -> None:
-    result = run(
-        "rankings", "--metric", "ks4_attainment8_average", "--phase", "secondary", "--page", "2"
-    )
-    assert result.exit_code == 0, result.stderr
-    assert "100003" in result.stdout
-    assert "—" in result.stdout
-    assert datasets.calls == [
-        (
-            "rankings",
-            {"metric": "ks4_attainment8_average", "phase": "secondary", "page": "2"},
-            "local (unrestricted)",
-        )
-    ]
 
 
 @pytest.mark.parametrize(

@@ -189,6 +189,71 @@ DATASET_TWINS = [
 ]
 
 
+RANKINGS = ["rankings", "--metric", "ks4_attainment8_average", "--phase", "secondary"]
+RANKING_PARAMS = {"metric": "ks4_attainment8_average", "phase": "secondary"}
+
+
+@pytest.mark.parametrize(
+    ("args", "params"),
+    [
+        (["--order", "asc"], {"order": "asc"}),
+        (["--order", "desc", "--per-page", "2", "--page", "2"], {"per_page": "2", "page": "2"}),
+        (["--local-authority", "Westminster"], {"local_authority": "Westminster"}),
+        (
+            ["--local-authority", "Westminster", "--order", "asc"],
+            {"local_authority": "Westminster", "order": "asc"},
+        ),
+    ],
+)
+def test_rankings_take_the_apis_parameters_and_answer_as_it_does(
+    run: Any, client: TestClient[Any], key: str, args: list[str], params: dict[str, str]
+) -> None:
+    expected = rest_data(client, key, "/api/v1/rankings", **RANKING_PARAMS, **params)
+    assert expected
+    assert cli_json(run, *RANKINGS, *args) == expected
+
+
+def test_rankings_all_concatenates_the_api_pages(
+    run: Any, client: TestClient[Any], key: str
+) -> None:
+    every = cli_json(run, *RANKINGS, "--per-page", "1", "--all")
+    headers = {"Authorization": f"Bearer {key}"}
+    first = client.get(
+        "/api/v1/rankings", params={**RANKING_PARAMS, "per_page": "1"}, headers=headers
+    )
+    pages = first.json()["meta"]["pagination"]["total_pages"]
+    assert pages > 1
+    expected = [
+        item
+        for n in range(1, pages + 1)
+        for item in rest_data(
+            client, key, "/api/v1/rankings", **RANKING_PARAMS, per_page="1", page=str(n)
+        )
+    ]
+    assert every == expected
+
+
+def test_rankings_say_which_schools_were_left_unranked_and_why(
+    run: Any, client: TestClient[Any], key: str
+) -> None:
+    headers = {"Authorization": f"Bearer {key}"}
+    meta = client.get("/api/v1/rankings", params=RANKING_PARAMS, headers=headers).json()["meta"]
+    excluded = meta["ranking"]["excluded"]
+    assert excluded
+    table = run(*RANKINGS)
+    assert table.exit_code == 0, table.stderr
+    caption = " ".join(table.stdout.split())
+    for reason, count in excluded.items():
+        assert f"{count} {reason}" in caption
+
+
+def test_rankings_past_the_last_page_exit_1_with_an_empty_array(run: Any) -> None:
+    result = run("--format", "json", *RANKINGS, "--page", "99")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == []
+    assert result.stderr.startswith("Page 99 is past the last page")
+
+
 @pytest.mark.parametrize(("args", "path", "params"), DATASET_TWINS)
 def test_dataset_queries_print_exactly_the_api_data(
     run: Any,
@@ -471,5 +536,7 @@ def test_docs_state_every_csv_column_order() -> None:
         views.AUTHORITIES_CSV,
         views.FRESHNESS_CSV,
         views.KEYS_CSV,
+        views.RANKINGS_CSV,
+        views.ORGS_CSV,
     ):
         assert f"`{', '.join(columns)}`" in docs

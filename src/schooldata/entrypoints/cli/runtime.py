@@ -84,8 +84,6 @@ class DatasetsApi(Protocol):
 
     def compare(self, urns: list[str], plan: Plan) -> Any: ...
 
-    def rankings(self, params: Mapping[str, object], plan: Plan) -> Any: ...
-
 
 @frozen(kw_only=True)
 class CliRuntime:

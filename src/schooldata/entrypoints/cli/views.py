@@ -66,6 +66,18 @@ FRESHNESS_CSV = (
     "synthetic",
 )
 
+RANKINGS_CSV = (
+    "rank",
+    "urn",
+    "name",
+    "phase",
+    "type",
+    "local_authority",
+    "metric",
+    "value",
+    "period",
+)
+
 ORGS_CSV = ("organisation", "name", "plan")
 
 KEYS_CSV = ("display_prefix", "organisation", "name", "kind", "created_at", "revoked_at")
@@ -128,6 +140,18 @@ KEYS = RowsView(
         Column("revoked_at", "Revoked"),
     ),
     csv=KEYS_CSV,
+)
+
+RANKINGS = RowsView(
+    table=(
+        Column("rank", "Rank"),
+        Column("urn", "URN"),
+        Column("name", "Name"),
+        Column("local_authority", "Local authority"),
+        Column("value", "Value"),
+        Column("period", "Period"),
+    ),
+    csv=RANKINGS_CSV,
 )
 
 ORGS = RowsView(
