@@ -5,9 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner, Result
 from litestar.testing import TestClient
@@ -540,3 +542,57 @@ def test_docs_state_every_csv_column_order() -> None:
         views.ORGS_CSV,
     ):
         assert f"`{', '.join(columns)}`" in docs
+
+
+# ------------------------------------------------------------------ exit codes, as documented
+
+CLI_DOC = Path(__file__).parents[2] / "docs" / "cli.md"
+
+
+def documented_exit_codes() -> dict[int, str]:
+    """The rows of docs/cli.md's exit code table: code -> the whole row."""
+    section = CLI_DOC.read_text(encoding="utf-8").split("## Exit codes", 1)[1].split("\n## ")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    return {int(row.split("|")[1]): row for row in rows[1:]}
+
+
+def test_the_documented_exit_codes_are_the_codes_the_cli_uses() -> None:
+    from schooldata.entrypoints.cli.app import EPILOG
+    from schooldata.entrypoints.cli.errors import ExitCode
+
+    assert set(documented_exit_codes()) == {code.value for code in ExitCode}
+    for code in ExitCode:
+        assert f"{code.value} " in EPILOG
+
+
+DOCUMENTED_EXAMPLES = {
+    "search zzzz": 1,
+    "school 999999": 1,
+    "school 12345": 2,
+    'nearby "ZZ99 9ZZ"': 2,
+    "search x": 2,
+    "search --limit 26": 2,
+    "schooldata nosuch": 2,
+    "--as-plan developer finance 100001": 4,
+}
+
+
+@pytest.mark.parametrize(("example", "code"), DOCUMENTED_EXAMPLES.items())
+def test_each_documented_exit_code_example_exits_with_its_code(
+    run: Any, example: str, code: int
+) -> None:
+    assert f"`{example}`" in documented_exit_codes()[code]
+    words = shlex.split(example)
+    result = run(*(words[1:] if words[0] == "schooldata" else words))
+    assert result.exit_code == code, result.output
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_an_interrupted_command_exits_130_not_1(app: Application, tmp_path: Path) -> None:
+    def interrupted(settings: Settings, **_: Any) -> Application:
+        raise KeyboardInterrupt
+
+    runtime = attrs.evolve(runtime_for(app, tmp_path), build_app=interrupted)
+    result = CliRunner().invoke(cli, ["meta"], obj=runtime)
+    assert result.exit_code == 130
+    assert result.stderr.splitlines() == ["Error: interrupted."]

@@ -231,3 +231,15 @@ def test_a_row_replaced_by_a_later_row_for_the_same_school_is_not_counted_import
     [report] = json.loads(result.stdout)
     counts = [report[k] for k in ("rows_read", "rows_imported", "rows_skipped", "records_stored")]
     assert counts == [2, 1, 1, 1]
+
+
+def test_the_documented_missing_database_example_exits_3(
+    run: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    row_3 = next(line for line in docs.splitlines() if line.startswith("| 3 |"))
+    assert "`--db sqlite:///missing.sqlite3 meta`" in row_3
+    monkeypatch.chdir(tmp_path)
+    result = run("meta", db="sqlite:///missing.sqlite3")
+    assert result.exit_code == 3
+    assert not (tmp_path / "missing.sqlite3").exists()

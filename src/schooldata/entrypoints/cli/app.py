@@ -18,9 +18,10 @@ from schooldata.entrypoints.cli.output import FORMATS, Format, use_utf8
 from schooldata.entrypoints.cli.runtime import CliRuntime
 
 EPILOG = """\b
-Exit codes: 0 ok, 1 no result, 2 usage error (bad option, parameter, URN or
-unknown postcode), 3 data, dependency or configuration unavailable, 4 not
-permitted by the --as-plan plan.
+Exit codes: 0 ok, 1 no result or not found, 2 usage error (bad option,
+parameter, URN or unknown postcode), 3 data, dependency or configuration
+unavailable (missing database, refused import, unwritable output, taken port),
+4 not permitted by the --as-plan plan, 130 interrupted.
 
 \b
 Shell completion (bash; zsh and fish alike):
@@ -52,8 +53,11 @@ class SchooldataGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.Abort, click.exceptions.NoArgsIsHelpError):
+        except (click.exceptions.Exit, click.exceptions.NoArgsIsHelpError):
             raise
+        except (KeyboardInterrupt, click.Abort):
+            # click would report 'Aborted!' with exit code 1, the code of "no result".
+            raise CliError("interrupted.", ExitCode.INTERRUPTED) from None
         except Exception as error:
             if is_broken_pipe(error):
                 raise
