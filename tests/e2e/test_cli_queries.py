@@ -573,7 +573,7 @@ DOCUMENTED_EXAMPLES = {
     "search x": 2,
     "search --limit 26": 2,
     "schooldata nosuch": 2,
-    "--as-plan developer finance 100001": 4,
+    "--as-plan developer finance 140122": 4,
 }
 
 

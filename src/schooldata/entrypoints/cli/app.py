@@ -122,9 +122,9 @@ def cli(
     \b
     Examples:
       schooldata search "st mary" --postcode "SW1A 1AA"
-      schooldata --format json school 100001
+      schooldata --format json school 138180
       schooldata --format csv --output camden.csv schools --local-authority Camden --all
-      schooldata --as-plan developer finance 100001      # exit code 4
+      schooldata --as-plan developer finance 140122      # exit code 4
     """
     use_utf8(sys.stdout, sys.stderr)
     runtime = ctx.obj

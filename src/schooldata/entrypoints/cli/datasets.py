@@ -77,25 +77,25 @@ inspections = _per_school(
     "inspections",
     Feature.INSPECTIONS,
     "A school's structured inspection history.",
-    "schooldata inspections 100001",
+    "schooldata inspections 138180",
 )
 results = _per_school(
     "results",
     Feature.RESULTS,
     "A school's results and trends.",
-    "schooldata --format json results 100002",
+    "schooldata --format json results 140122",
 )
 admissions = _per_school(
     "admissions",
     Feature.ADMISSIONS,
     "A school's admissions policy and demand.",
-    "schooldata admissions 100001",
+    "schooldata admissions 138180",
 )
 finance = _per_school(
     "finance",
     Feature.FINANCE,
     "A school's finance and funding.",
-    "schooldata --format csv finance 100002",
+    "schooldata --format csv finance 140122",
 )
 
 
@@ -111,7 +111,7 @@ def compare(session: Session, urns: tuple[str, ...]) -> None:
 
     \b
     Example:
-      schooldata compare 100002 100003 100005
+      schooldata compare 140122 140360 109144
     """
     plan = session.plan(Feature.COMPARE)
     data = datasets_api(session).compare(list(urns), plan)

@@ -105,8 +105,8 @@ def school(session: Session, urn: str, public: bool) -> None:
 
     \b
     Examples:
-      schooldata school 100001
-      schooldata --format json school 100001 --public
+      schooldata school 138180
+      schooldata --format json school 138180 --public
     """
     if public:
         record = wire.public_school_record(
@@ -143,7 +143,7 @@ def nearby(
     Examples:
       schooldata nearby "SW1A 1AA" --radius 1 --phase primary
       schooldata nearby --lat 51.5 --lon -0.14 --sort score --per-page 50
-      schooldata --format csv nearby B11AA --all
+      schooldata --format csv nearby "B1 2UN" --all
     """
     params = api_parameters({**filters, "postcode": postcode})
     feature = Feature.SCHOOLS_NEARBY
