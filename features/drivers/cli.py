@@ -95,7 +95,7 @@ class CliDriver(Driver):
         settings = Settings(home=home, base_url=world.base_url)
         self._runtime = CliRuntime(
             load_settings=lambda environ=None, **overrides: settings,
-            build_app=lambda _settings: world.app,
+            build_app=lambda _settings, **_: world.app,
             serve=_unused,
             upgrade=_unused,
             importers=dict,

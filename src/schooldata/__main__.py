@@ -21,16 +21,17 @@ from schooldata.settings import Settings, load_settings
 DEMO_MODULE = "schooldata.adapters.sample.demo"
 
 
-def _build_app(settings: Settings) -> Application:
+def _build_app(settings: Settings, *, create_database: bool) -> Application:
     from schooldata.bootstrap import bootstrap
 
-    return bootstrap(settings)
+    return bootstrap(settings, create_database=create_database)
 
 
 def _serve(settings: Settings) -> None:
     from schooldata.bootstrap import serve
 
-    serve(settings)
+    # A server answers questions: it never creates the database it is pointed at.
+    serve(settings, create_database=False)
 
 
 def _upgrade(settings: Settings) -> None:

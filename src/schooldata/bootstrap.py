@@ -93,9 +93,15 @@ def bootstrap_memory(
     return build_application(ports=ports, plans=plans or PlanCatalogue(), key_secret=secret)
 
 
-def bootstrap(settings: Settings | None = None, **overrides: Any) -> Application:
+def bootstrap(
+    settings: Settings | None = None, *, create_database: bool = True, **overrides: Any
+) -> Application:
     """The production wiring: SQL store (SQLite demo by default), SQL keys and quotas, Redis
-    rate windows when configured."""
+    rate windows when configured.
+
+    The embedded demo database is built on first use. Any other database is created (its
+    schema migrated from nothing) only with `create_database`: a command that only reads
+    refuses, naming it, a database that does not exist, rather than serve an empty one."""
     from schooldata.adapters.sql.access import SqlKeyStore, SqlQuotaCounter
     from schooldata.adapters.sql.store import SqlStore
 
@@ -105,6 +111,8 @@ def bootstrap(settings: Settings | None = None, **overrides: Any) -> Application
     if settings.uses_embedded_demo:
         settings.home.mkdir(parents=True, exist_ok=True)
     store = SqlStore(settings.effective_database_url)
+    if not create_database and not settings.uses_embedded_demo:
+        store.require_schema()
     store.upgrade()
     version = DataVersion(store.version)
     ports = Ports(
@@ -227,9 +235,10 @@ def asgi_from_environment() -> Any:
     return build_asgi(bootstrap(settings), settings)
 
 
-def serve(settings: Settings) -> None:
+def serve(settings: Settings, *, create_database: bool = True) -> None:
     """Run the server (granian; see docs/performance.md for the measurement that chose it).
-    Builds the demo database once, in this process, before workers start."""
+    Builds the demo database once, in this process, before workers start (any other database
+    only with `create_database`)."""
     from granian import Granian
     from granian.constants import Interfaces, Loops
     from granian.log import LogLevels
@@ -237,7 +246,8 @@ def serve(settings: Settings) -> None:
     from schooldata.entrypoints.rest.observability import configure_logging
 
     configure_logging(settings.log_format)
-    bootstrap(settings)  # migrations and the demo build happen once, not per worker
+    # Migrations and the demo build happen once, not per worker.
+    bootstrap(settings, create_database=create_database)
     os.environ.update(_settings_environment(settings))
     Granian(
         "schooldata.bootstrap:asgi_from_environment",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -96,7 +97,7 @@ def run(app: Application, tmp_path: Path, calls: Calls) -> Any:
     importers: dict[str, ImporterSpec] = {"gias": FakeGias()}
     runtime = CliRuntime(
         load_settings=load_settings,
-        build_app=lambda settings: app,
+        build_app=lambda settings, **_: app,
         serve=calls.served.append,
         upgrade=calls.upgraded.append,
         importers=lambda: importers,
@@ -145,8 +146,10 @@ def test_keys_round_trip_shows_the_key_once_and_never_again(
     assert response.status_code == 401
 
     again = run("keys", "revoke", issued["display_prefix"])
-    assert again.exit_code == 2
-    assert len(again.stderr.splitlines()) == 1
+    assert again.exit_code == 1
+    assert again.stderr.splitlines() == [
+        f"No live key with display prefix {issued['display_prefix']!r} found."
+    ]
 
 
 def test_keys_create_as_a_table_prints_the_key_alone_on_its_line(run: Any) -> None:
@@ -175,6 +178,44 @@ def test_orgs_set_plan_moves_an_organisation(run: Any, app: Application) -> None
     unknown = run("orgs", "set-plan", "acme", "platinum")
     assert unknown.exit_code == 2
     assert unknown.stderr.startswith("Error: Unknown plan 'platinum'")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["orgs", "set-plan", "acne", "enterprise"],
+        ["keys", "list", "--org", "acne"],
+    ],
+)
+def test_an_organisation_that_does_not_exist_is_not_found(run: Any, args: list[str]) -> None:
+    run("keys", "create", "--org", "acme", "--name", "production")
+    result = run(*args)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["Organisation 'acne' not found."]
+    assert result.stdout == ""
+
+
+def test_revoking_a_prefix_no_key_has_is_not_found(run: Any) -> None:
+    result = run("keys", "revoke", "svc_live_ZZZZ")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["No live key with display prefix 'svc_live_ZZZZ' found."]
+
+
+def test_orgs_list_shows_every_organisation_and_its_plan(run: Any) -> None:
+    empty = run("orgs", "list")
+    assert empty.exit_code == 1
+    assert empty.stderr.strip() == "No organisations."
+    run("keys", "create", "--org", "zeta", "--name", "ci", "--plan", "enterprise")
+    run("keys", "create", "--org", "acme", "--name", "production")
+    listed = run("--format", "csv", "orgs", "list")
+    assert listed.exit_code == 0, listed.stderr
+    assert listed.stdout.splitlines() == [
+        "organisation,name,plan",
+        "acme,acme,developer",
+        "zeta,zeta,enterprise",
+    ]
+    table = run("orgs", "list")
+    assert "zeta" in table.stdout and "enterprise" in table.stdout
 
 
 # ------------------------------------------------------------------ imports
@@ -262,7 +303,7 @@ def test_a_real_import_into_the_demo_says_it_removed_the_demo(tmp_path: Path) ->
     )
     runtime = CliRuntime(
         load_settings=lambda environ=None, **overrides: Settings(home=tmp_path),
-        build_app=lambda settings: demo_app,
+        build_app=lambda settings, **_: demo_app,
         serve=print,
         upgrade=print,
         importers=lambda: {"gias": FakeGias()},
@@ -285,8 +326,8 @@ def test_import_sample_loads_the_bundled_data(run: Any, app: Application, calls:
     assert result.exit_code == 0, result.stderr
     assert calls.samples == [app]
     assert result.stdout.splitlines() == [
-        "dataset,rows_read,rows_imported,rows_skipped,rows_rejected",
-        "gias_establishments,3,3,0,0",
+        "dataset,rows_read,rows_imported,rows_skipped,rows_rejected,records_stored",
+        "gias_establishments,3,3,0,0,3",
     ]
 
 
@@ -299,14 +340,44 @@ def test_db_upgrade_runs_the_migrations(run: Any, calls: Calls) -> None:
     assert len(calls.upgraded) == 1
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
 def test_serve_passes_host_port_and_workers(run: Any, calls: Calls) -> None:
-    result = run("serve", "--host", "0.0.0.0", "--port", "8080", "--workers", "4")
+    port = free_port()
+    result = run("serve", "--host", "0.0.0.0", "--port", str(port), "--workers", "4")
     assert result.exit_code == 0, result.stderr
     [settings] = calls.served
-    assert (settings.host, settings.port, settings.workers) == ("0.0.0.0", 8080, 4)
+    assert (settings.host, settings.port, settings.workers) == ("0.0.0.0", port, 4)
     bad = run("serve", "--port", "70000")
     assert bad.exit_code == 2
     assert len(bad.stderr.splitlines()) == 1
+
+
+def test_serve_refuses_a_port_another_server_listens_on(run: Any, calls: Calls) -> None:
+    with socket.socket() as other:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        result = run("serve", "--host", "127.0.0.1", "--port", str(port))
+    assert result.exit_code == 3
+    assert result.stderr.splitlines() == [
+        f"Error: cannot serve on 127.0.0.1:{port}: Address already in use. Is another server "
+        "running there? Stop it or choose another --port."
+    ]
+    assert calls.served == []
+
+
+def test_serve_refuses_a_host_it_cannot_resolve(run: Any, calls: Calls) -> None:
+    result = run("serve", "--host", "no-such-host.invalid", "--port", str(free_port()))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: cannot listen on 'no-such-host.invalid': ")
+    assert calls.served == []
 
 
 # ------------------------------------------------------------------ the installed command
@@ -345,7 +416,7 @@ def test_db_and_config_reach_the_settings(app: Application, tmp_path: Path) -> N
 
     runtime = CliRuntime(
         load_settings=load_settings,
-        build_app=lambda settings: app,
+        build_app=lambda settings, **_: app,
         serve=print,
         upgrade=print,
         importers=dict,

@@ -1,13 +1,12 @@
 """The dataset commands call the application's dataset API with the right plan and show its
 answers in every format. A hand-written fake stands in for `app.datasets_api` here; the
-REST twin comparisons are in test_cli_queries.py."""
+REST twin comparisons (rankings among them) are in test_cli_queries.py."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,15 @@ class FakeDatasets:
 
     def inspections(self, urn_raw: str) -> Any:
         self.calls.append(("inspections", urn_raw, None))
-        return {"urn": int(urn_raw), "latest": None, "history": []}
+        return {
+            "school": {"urn": int(urn_raw), "name": "St Mary's"},
+            "latest_report_card": None,
+            "inspections": [
+                {"date": "2024-03-01", "kind": "graded", "grade": 2},
+                {"date": "2021-05-01", "kind": "ungraded", "outcome": "Remains Good"},
+            ],
+            "note": "Not comparable.",
+        }
 
     def results(self, urn_raw: str) -> Any:
         return {"urn": int(urn_raw), "ks4": {"attainment8": {"value": 46.0, "status": "reported"}}}
@@ -43,17 +50,9 @@ class FakeDatasets:
         if len(urns) > plan.compare_max:
             raise LimitExceedsPlan("urns", plan.compare_max, plan.name)
         self.calls.append(("compare", urns, plan.name))
-        return {
-            "urns": [int(u) for u in urns],
+        return {  # the API's shape: the compared schools and nothing else
             "schools": [{"urn": int(u), "name": f"School {u}", "svc_score": None} for u in urns],
         }
-
-    def rankings(self, params: Mapping[str, object], plan: Plan) -> Any:
-        self.calls.append(("rankings", dict(params), plan.name))
-        return [
-            {"rank": 1, "urn": 100002, "value": 46.0},
-            {"rank": 2, "urn": 100003, "value": None},
-        ]
 
 
 class WithDatasets:
@@ -79,7 +78,7 @@ def run(app: Application, datasets: FakeDatasets, tmp_path: Path) -> Any:
 
     runtime = CliRuntime(
         load_settings=load_settings,
-        build_app=lambda settings: WithDatasets(app, datasets),  # type: ignore[arg-type,return-value]
+        build_app=lambda settings, **_: WithDatasets(app, datasets),  # type: ignore[arg-type,return-value]
         serve=print,
         upgrade=print,
         importers=dict,
@@ -95,7 +94,7 @@ def run(app: Application, datasets: FakeDatasets, tmp_path: Path) -> Any:
 def test_json_is_the_dataset_apis_answer_unchanged(run: Any, datasets: FakeDatasets) -> None:
     result = run("--format", "json", "inspections", "100001")
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout) == {"urn": 100001, "latest": None, "history": []}
+    assert json.loads(result.stdout) == FakeDatasets().inspections("100001")
     assert datasets.calls == [("inspections", "100001", None)]
 
 
@@ -105,6 +104,31 @@ def test_a_record_answer_as_csv_is_one_flattened_row(run: Any) -> None:
         "urn,ks4.attainment8.value,ks4.attainment8.status",
         "100002,46.0,reported",
     ]
+
+
+def test_a_record_holding_a_list_as_csv_is_one_row_with_every_field(run: Any) -> None:
+    result = run("--format", "csv", "inspections", "100001")
+    assert result.exit_code == 0, result.stderr
+    [row] = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert row == {
+        "school.urn": "100001",
+        "school.name": "St Mary's",
+        "latest_report_card": "",
+        "inspections.0.date": "2024-03-01",
+        "inspections.0.kind": "graded",
+        "inspections.0.grade": "2",
+        "inspections.1.date": "2021-05-01",
+        "inspections.1.kind": "ungraded",
+        "inspections.1.outcome": "Remains Good",
+        "note": "Not comparable.",
+    }
+
+
+def test_a_record_holding_a_list_as_a_table_shows_the_record_and_the_rows(run: Any) -> None:
+    result = run("inspections", "100001")
+    assert result.exit_code == 0, result.stderr
+    for shown in ("St Mary's", "Not comparable.", "2024-03-01", "Remains Good", "outcome"):
+        assert shown in result.stdout
 
 
 def test_compare_as_csv_is_one_row_per_school(run: Any, datasets: FakeDatasets) -> None:
@@ -121,22 +145,6 @@ def test_compare_is_bounded_by_the_plan_only_with_as_plan(run: Any) -> None:
     refused = run("--as-plan", "professional", "compare", *urns)
     assert refused.exit_code == 4
     assert refused.stderr.strip() == "Error: 'urns' may be at most 10 on the professional plan."
-
-
-def test_rankings_pass_the_api_parameters_and_show_rows(run: Any, datasets: FakeDatasets) -> None:
-    result = run(
-        "rankings", "--metric", "ks4_attainment8_average", "--phase", "secondary", "--page", "2"
-    )
-    assert result.exit_code == 0, result.stderr
-    assert "100003" in result.stdout
-    assert "—" in result.stdout
-    assert datasets.calls == [
-        (
-            "rankings",
-            {"metric": "ks4_attainment8_average", "phase": "secondary", "page": "2"},
-            "local (unrestricted)",
-        )
-    ]
 
 
 @pytest.mark.parametrize(

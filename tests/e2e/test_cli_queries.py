@@ -5,9 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner, Result
 from litestar.testing import TestClient
@@ -32,7 +34,7 @@ def runtime_for(app: Application, home: Path) -> CliRuntime:
 
     return CliRuntime(
         load_settings=load_settings,
-        build_app=lambda settings: app,
+        build_app=lambda settings, **_: app,
         serve=unused,
         upgrade=unused,
         importers=dict,
@@ -138,13 +140,26 @@ def test_commercial_queries_print_exactly_the_api_data(
     assert cli_json(run, *args) == rest_data(client, key, path, **params)
 
 
-def test_search_all_streams_every_result_in_the_public_shape(
-    run: Any,
-    client: TestClient[Any],
+SEARCH_ALL_TWINS = [
+    (["school"], {"query": "school"}),
+    (["--postcode", "SW1A 1AA"], {"postcode": "SW1A 1AA"}),
+    (
+        ["st mary", "--postcode", "SW1A", "--radius", "5"],
+        {"query": "st mary", "postcode": "SW1A", "radius_miles": "5"},
+    ),
+    (["academy", "--phase", "secondary"], {"query": "academy", "phase": "secondary"}),
+    ([" st"], {"query": " st"}),
+]
+
+
+@pytest.mark.parametrize(("args", "params"), SEARCH_ALL_TWINS)
+def test_search_all_is_the_public_search_answer_not_cut_at_its_limit(
+    run: Any, client: TestClient[Any], args: list[str], params: dict[str, str]
 ) -> None:
-    every = cli_json(run, "search", "school", "--all")
-    public = rest_data(client, None, "/api/v1/search", query="school", limit="25")
+    every = cli_json(run, "search", *args, "--all")
+    public = rest_data(client, None, "/api/v1/search", **params, limit="25")
     assert public["total"] <= 25  # so one public page holds every match
+    assert len(every) == public["total"]
     assert every == public["results"]
 
 
@@ -174,6 +189,71 @@ DATASET_TWINS = [
         {"metric": "ks4_attainment8_average", "phase": "secondary"},
     ),
 ]
+
+
+RANKINGS = ["rankings", "--metric", "ks4_attainment8_average", "--phase", "secondary"]
+RANKING_PARAMS = {"metric": "ks4_attainment8_average", "phase": "secondary"}
+
+
+@pytest.mark.parametrize(
+    ("args", "params"),
+    [
+        (["--order", "asc"], {"order": "asc"}),
+        (["--order", "desc", "--per-page", "2", "--page", "2"], {"per_page": "2", "page": "2"}),
+        (["--local-authority", "Westminster"], {"local_authority": "Westminster"}),
+        (
+            ["--local-authority", "Westminster", "--order", "asc"],
+            {"local_authority": "Westminster", "order": "asc"},
+        ),
+    ],
+)
+def test_rankings_take_the_apis_parameters_and_answer_as_it_does(
+    run: Any, client: TestClient[Any], key: str, args: list[str], params: dict[str, str]
+) -> None:
+    expected = rest_data(client, key, "/api/v1/rankings", **RANKING_PARAMS, **params)
+    assert expected
+    assert cli_json(run, *RANKINGS, *args) == expected
+
+
+def test_rankings_all_concatenates_the_api_pages(
+    run: Any, client: TestClient[Any], key: str
+) -> None:
+    every = cli_json(run, *RANKINGS, "--per-page", "1", "--all")
+    headers = {"Authorization": f"Bearer {key}"}
+    first = client.get(
+        "/api/v1/rankings", params={**RANKING_PARAMS, "per_page": "1"}, headers=headers
+    )
+    pages = first.json()["meta"]["pagination"]["total_pages"]
+    assert pages > 1
+    expected = [
+        item
+        for n in range(1, pages + 1)
+        for item in rest_data(
+            client, key, "/api/v1/rankings", **RANKING_PARAMS, per_page="1", page=str(n)
+        )
+    ]
+    assert every == expected
+
+
+def test_rankings_say_which_schools_were_left_unranked_and_why(
+    run: Any, client: TestClient[Any], key: str
+) -> None:
+    headers = {"Authorization": f"Bearer {key}"}
+    meta = client.get("/api/v1/rankings", params=RANKING_PARAMS, headers=headers).json()["meta"]
+    excluded = meta["ranking"]["excluded"]
+    assert excluded
+    table = run(*RANKINGS)
+    assert table.exit_code == 0, table.stderr
+    caption = " ".join(table.stdout.split())
+    for reason, count in excluded.items():
+        assert f"{count} {reason}" in caption
+
+
+def test_rankings_past_the_last_page_exit_1_with_an_empty_array(run: Any) -> None:
+    result = run("--format", "json", *RANKINGS, "--page", "99")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == []
+    assert result.stderr.startswith("Page 99 is past the last page")
 
 
 @pytest.mark.parametrize(("args", "path", "params"), DATASET_TWINS)
@@ -333,7 +413,7 @@ def test_locally_pages_go_far_beyond_any_plan(run: Any) -> None:
 def test_an_unexpected_failure_is_one_line_and_debug_shows_the_traceback(
     app: Application, tmp_path: Path
 ) -> None:
-    def broken(settings: Settings) -> Application:
+    def broken(settings: Settings, **_: Any) -> Application:
         raise RuntimeError("disk on fire")
 
     runtime = runtime_for(app, tmp_path)
@@ -458,5 +538,61 @@ def test_docs_state_every_csv_column_order() -> None:
         views.AUTHORITIES_CSV,
         views.FRESHNESS_CSV,
         views.KEYS_CSV,
+        views.RANKINGS_CSV,
+        views.ORGS_CSV,
     ):
         assert f"`{', '.join(columns)}`" in docs
+
+
+# ------------------------------------------------------------------ exit codes, as documented
+
+CLI_DOC = Path(__file__).parents[2] / "docs" / "cli.md"
+
+
+def documented_exit_codes() -> dict[int, str]:
+    """The rows of docs/cli.md's exit code table: code -> the whole row."""
+    section = CLI_DOC.read_text(encoding="utf-8").split("## Exit codes", 1)[1].split("\n## ")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    return {int(row.split("|")[1]): row for row in rows[1:]}
+
+
+def test_the_documented_exit_codes_are_the_codes_the_cli_uses() -> None:
+    from schooldata.entrypoints.cli.app import EPILOG
+    from schooldata.entrypoints.cli.errors import ExitCode
+
+    assert set(documented_exit_codes()) == {code.value for code in ExitCode}
+    for code in ExitCode:
+        assert f"{code.value} " in EPILOG
+
+
+DOCUMENTED_EXAMPLES = {
+    "search zzzz": 1,
+    "school 999999": 1,
+    "school 12345": 2,
+    'nearby "ZZ99 9ZZ"': 2,
+    "search x": 2,
+    "search --limit 26": 2,
+    "schooldata nosuch": 2,
+    "--as-plan developer finance 140122": 4,
+}
+
+
+@pytest.mark.parametrize(("example", "code"), DOCUMENTED_EXAMPLES.items())
+def test_each_documented_exit_code_example_exits_with_its_code(
+    run: Any, example: str, code: int
+) -> None:
+    assert f"`{example}`" in documented_exit_codes()[code]
+    words = shlex.split(example)
+    result = run(*(words[1:] if words[0] == "schooldata" else words))
+    assert result.exit_code == code, result.output
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_an_interrupted_command_exits_130_not_1(app: Application, tmp_path: Path) -> None:
+    def interrupted(settings: Settings, **_: Any) -> Application:
+        raise KeyboardInterrupt
+
+    runtime = attrs.evolve(runtime_for(app, tmp_path), build_app=interrupted)
+    result = CliRunner().invoke(cli, ["meta"], obj=runtime)
+    assert result.exit_code == 130
+    assert result.stderr.splitlines() == ["Error: interrupted."]

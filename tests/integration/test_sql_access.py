@@ -31,7 +31,7 @@ from schooldata.adapters.system import SecureIds
 from schooldata.application.access import Authenticate
 from schooldata.application.key_admin import KeyAdmin
 from schooldata.domain.errors import DataUnavailable
-from schooldata.domain.keys import ApiKeyRevoked, key_hash, parse_key
+from schooldata.domain.keys import ApiKeyRevoked, Organisation, key_hash, parse_key
 from schooldata.domain.plans import PlanCatalogue
 from schooldata.ports.keys import KeyLookup
 
@@ -265,3 +265,14 @@ def test_sqlite_connections_are_not_pinged_but_postgres_connections_are() -> Non
     assert postgres.pool._pre_ping is True
     sqlite.dispose()
     postgres.dispose()
+
+
+def test_organisations_are_listed_by_id(store: SqlStore) -> None:
+    keys = SqlKeyStore(store.engine)
+    assert keys.list_organisations() == []
+    admin(store).create_key(organisation="zeta", name="ci", plan="enterprise")
+    admin(store).create_key(organisation="acme", name="ci")
+    assert keys.list_organisations() == [
+        Organisation(slug="acme", name="acme", plan="developer"),
+        Organisation(slug="zeta", name="zeta", plan="enterprise"),
+    ]

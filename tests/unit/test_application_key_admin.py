@@ -10,7 +10,7 @@ import pytest
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.application.service import Application
 from schooldata.bootstrap import TEST_SECRET, bootstrap_memory
-from schooldata.domain.errors import InvalidParameter
+from schooldata.domain.errors import InvalidParameter, KeyNotFound, OrganisationNotFound
 from schooldata.domain.keys import ApiKeyRevoked, KeyKind, key_hash, parse_key
 
 NOW = dt.datetime(2026, 9, 1, 9, 30, tzinfo=dt.UTC)
@@ -155,12 +155,15 @@ def test_revoking_leaves_other_keys_working(app: Application) -> None:
 
 def test_revoking_an_unknown_or_already_revoked_prefix_is_an_error(app: Application) -> None:
     issued = app.keys.create_key(organisation="acme", name="ci")
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(KeyNotFound):
         app.keys.revoke(display_prefix="svc_live_none")
     app.keys.revoke(display_prefix=issued.record.display_prefix)
-    with pytest.raises(InvalidParameter) as caught:
+    with pytest.raises(KeyNotFound) as caught:
         app.keys.revoke(display_prefix=issued.record.display_prefix)
-    assert caught.value.parameter == "prefix"
+    assert caught.value.code == "not_found"
+    assert caught.value.message == (
+        f"No live key with display prefix {issued.record.display_prefix!r} found."
+    )
 
 
 def test_set_plan_changes_the_organisations_plan(app: Application) -> None:
@@ -175,10 +178,25 @@ def test_set_plan_changes_the_organisations_plan(app: Application) -> None:
 
 def test_set_plan_refuses_an_unknown_organisation_or_plan(app: Application) -> None:
     app.keys.create_key(organisation="acme", name="ci")
-    with pytest.raises(InvalidParameter) as caught:
-        app.keys.set_plan(organisation="nobody", plan="professional")
-    assert caught.value.parameter == "org"
+    with pytest.raises(OrganisationNotFound) as not_found:
+        app.keys.set_plan(organisation="Nobody", plan="professional")
+    assert not_found.value.message == "Organisation 'nobody' not found."
     with pytest.raises(InvalidParameter) as caught:
         app.keys.set_plan(organisation="acme", plan="gold")
     assert caught.value.parameter == "plan"
     assert app.ports.keys.get_organisation(slug="acme").plan == "developer"  # type: ignore[union-attr]
+
+
+def test_listing_the_keys_of_an_unknown_organisation_is_not_found(app: Application) -> None:
+    app.keys.create_key(organisation="acme", name="ci")
+    assert [k.organisation for k in app.keys.list_keys(organisation="ACME")] == ["acme"]
+    with pytest.raises(OrganisationNotFound):
+        app.keys.list_keys(organisation="acne")
+
+
+def test_organisations_are_listed_by_id_with_their_plans(app: Application) -> None:
+    assert app.keys.list_organisations() == []
+    app.keys.create_key(organisation="zeta", name="ci", plan="enterprise")
+    app.keys.create_key(organisation="acme", name="ci")
+    listed = [(o.slug, o.plan) for o in app.keys.list_organisations()]
+    assert listed == [("acme", "developer"), ("zeta", "enterprise")]

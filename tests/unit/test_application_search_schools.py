@@ -287,3 +287,31 @@ def test_non_finite_or_non_numeric_text_is_an_invalid_parameter(raw: str) -> Non
     with pytest.raises(InvalidParameter) as caught:
         PublicSearchRequest.from_params({"radius_miles": raw})
     assert caught.value.parameter == "radius_miles"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        {"query": "abbey"},
+        {"query": "school", "phase": "secondary"},
+        {"postcode": "SW1A 1AA"},
+        {"postcode": "SW1A", "radius_miles": 3.0},
+        {"query": "abbey", "postcode": "B11BB"},
+        {"query": "zzzz"},
+    ],
+)
+@pytest.mark.parametrize("batch", [1, 2, 1000])
+def test_every_match_is_the_public_answer_not_cut_at_its_limit(
+    search: SearchSchools, question: dict[str, object], batch: int
+) -> None:
+    answer = search.execute(PublicSearchRequest(**question, limit=25))  # type: ignore[arg-type]
+    every = list(search.every(PublicSearchRequest(**question), batch=batch))  # type: ignore[arg-type]
+    assert every == list(answer.page.hits)  # the same hits, distances and order
+    assert len(every) == answer.page.total
+    limited = search.execute(PublicSearchRequest(**question, limit=2))  # type: ignore[arg-type]
+    assert every[:2] == list(limited.page.hits)
+
+
+def test_every_match_checks_the_question_as_the_search_does(search: SearchSchools) -> None:
+    with pytest.raises(UnknownPostcode):
+        list(search.every(PublicSearchRequest(postcode="ZZ99 9ZZ")))

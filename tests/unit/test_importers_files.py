@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import gzip
 import zipfile
 from pathlib import Path
@@ -88,6 +89,70 @@ def test_a_truncated_gzip_is_refused_with_its_name(tmp_path: Path) -> None:
 def test_records_report_the_line_they_start_on(tmp_path: Path) -> None:
     path = write(tmp_path / "a.csv", b'h1,h2\r\n1,"two\r\nlines"\r\n\r\n3,x\r\n')
     assert list(csv_rows(path)) == [(1, ["h1", "h2"]), (2, ["1", "two\r\nlines"]), (5, ["3", "x"])]
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b'h1,h2,h3\n1,2,3\n4,"fi', r"the quoted field of the record at line 3 never closes"),
+        (b'h1,h2,h3\n1,"two\nlines', r"the quoted field of the record at line 2 never closes"),
+        (b'h1,h2,h3\n1,2,3\n4,"five\n', r"the quoted field of the record at line 3 never closes"),
+        (b"h1,h2,h3\r\n1,2,3\r\n4,5", r"its last record \(line 3\) has 2 of 3 fields and no line"),
+    ],
+    ids=["open-quote", "open-multiline-quote", "open-quote-then-newline", "short-last-row"],
+)
+def test_a_file_cut_off_mid_record_is_refused_once_read(
+    tmp_path: Path, chunk: int, data: bytes, reason: str
+) -> None:
+    path = write(tmp_path / "cut.csv", data)
+    with pytest.raises(ImportRejected, match=rf"cut\.csv: the file is cut off: {reason}"):
+        fields(path)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"h1,h2\n1,2",  # no line break after a whole last record
+        b'h1,h2\n1,"2"',
+        b'h1,h2\n1,"two\nlines"',
+        b"h1,h2\n1,2\n3\n",  # a short row with its line break is a bad row, not a cut
+        b"h1,h2\n1,2\n\n",
+        b"h1,h2",
+        b"",
+    ],
+)
+def test_a_whole_file_is_read_with_or_without_a_final_line_break(
+    tmp_path: Path, chunk: int, data: bytes
+) -> None:
+    path = write(tmp_path / "whole.csv", data)
+    expected = [row for row in csv.reader(data.decode().splitlines()) if row]
+    if data == b'h1,h2\n1,"two\nlines"':
+        expected = [["h1", "h2"], ["1", "two\nlines"]]
+    assert fields(path) == expected
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b'"AB10 1AB",10,394251,806376\n"AB10 1AF",10,3942', r"its last line has 3 of 4 fields"),
+        (b'"AB10 1AB",10,394251,806376\n"AB10 1', r"its last line opens a quoted field"),
+    ],
+)
+def test_plain_rows_refuse_a_file_cut_off_on_its_last_line(
+    tmp_path: Path, data: bytes, reason: str
+) -> None:
+    path = write(tmp_path / "ab.csv", data)
+    with (
+        pytest.raises(ImportRejected, match=rf"ab\.csv: the file is cut off: {reason}"),
+        plain_rows(path) as rows,
+    ):
+        list(rows)
+
+
+def test_plain_rows_read_a_whole_last_line_without_a_line_break(tmp_path: Path) -> None:
+    path = write(tmp_path / "ab.csv", b'"AB10 1AB",10,394251,806376\n"AB10 1AF",10,394235,806')
+    with plain_rows(path) as rows:
+        assert [row[0] for row in rows] == ["AB10 1AB", "AB10 1AF"]
 
 
 def test_plain_rows_reads_every_record(tmp_path: Path) -> None:

@@ -60,6 +60,10 @@ class DatasetKind(enum.Enum):
     INSPECTIONS = "inspections"
 
 
+# Kinds whose rows are one record each: what the store keeps of them is what was imported.
+ONE_RECORD_PER_ROW = frozenset({DatasetKind.SCHOOLS, DatasetKind.LINKS, DatasetKind.POSTCODES})
+
+
 class ImportDataset:
     """- All or nothing: the new rows, the dataset record and the recomputed scores commit
       together; any failure (a bad layout, too many bad rows, a crash) leaves the previous
@@ -76,6 +80,11 @@ class ImportDataset:
       and links, and the demo's postcode subset, real OS rows but chosen for the invented
       schools) and reports which. The demo itself is refused by a database holding real data.
     - Rejected rows are reported with their line number and reason.
+    - The counts are what happened: every row read is imported, skipped or rejected. Where a
+      row is one record (a school, a link, a postcode) the rows imported are the records
+      stored, and a row a later row of the same key replaced (a repeated URN or postcode)
+      counts as skipped. Where a row gives several records (measures, inspections) the
+      records stored are reported beside the rows.
     - The import time is the store's record of when this data arrived (`data_updated_at`)."""
 
     def __init__(self, *, store: DataStore, clock: Clock) -> None:
@@ -107,13 +116,19 @@ class ImportDataset:
             tx.record_dataset(
                 record=attrs.evolve(record, imported_at=self._clock.now(), row_count=held_rows)
             )
+        given = log.rows_read - log.skipped - len(log.rejects)
+        if kind in ONE_RECORD_PER_ROW:
+            imported, skipped = stored, log.skipped + max(0, given - stored)
+        else:
+            imported, skipped = max(0, given), log.skipped
         return ImportReport(
             dataset=record.name,
             rows_read=log.rows_read,
-            rows_imported=stored,
+            rows_imported=imported,
             rejects=tuple(log.rejects),
-            skipped=log.skipped,
+            skipped=skipped,
             removed_demo=removed,
+            records_stored=stored,
         )
 
     @staticmethod

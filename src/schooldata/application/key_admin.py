@@ -6,7 +6,7 @@ import re
 
 from attrs import frozen
 
-from schooldata.domain.errors import InvalidParameter
+from schooldata.domain.errors import InvalidParameter, KeyNotFound, OrganisationNotFound
 from schooldata.domain.keys import (
     ApiKeyRecord,
     KeyKind,
@@ -32,7 +32,10 @@ class KeyAdmin:
     """- A key belongs to an organisation and inherits its plan; creating a key for a new
       organisation creates it on the given plan (default developer).
     - The key is returned once; only its HMAC and display prefix are stored.
-    - Revoking by display prefix revokes every live key with that prefix."""
+    - Revoking by display prefix revokes every live key with that prefix; a prefix no live
+      key has is not found.
+    - Naming an organisation that does not exist (to list its keys, to change its plan) is
+      not found; only creating a key creates an organisation."""
 
     def __init__(
         self, *, keys: KeyStore, plans: PlanCatalogue, secret: bytes, clock: Clock, ids: IdSource
@@ -74,20 +77,32 @@ class KeyAdmin:
         return IssuedKey(key=key, record=record)
 
     def list_keys(self, *, organisation: str | None = None) -> list[ApiKeyRecord]:
-        return self._keys.list_keys(organisation=organisation)
+        if organisation is None:
+            return self._keys.list_keys()
+        slug = self._existing(organisation).slug
+        return self._keys.list_keys(organisation=slug)
+
+    def list_organisations(self) -> list[Organisation]:
+        return sorted(self._keys.list_organisations(), key=lambda o: o.slug)
 
     def revoke(self, *, display_prefix: str) -> int:
-        count = self._keys.revoke_key(display_prefix=display_prefix.strip(), at=self._clock.now())
+        prefix = display_prefix.strip()
+        count = self._keys.revoke_key(display_prefix=prefix, at=self._clock.now())
         if count == 0:
-            raise InvalidParameter("prefix", f"No live key has display prefix {display_prefix!r}.")
+            raise KeyNotFound(prefix)
         return count
 
     def set_plan(self, *, organisation: str, plan: str) -> Organisation:
-        slug = organisation.strip().lower()
         chosen = self._plans.get(plan).name
-        existing = self._keys.get_organisation(slug=slug)
-        if existing is None:
-            raise InvalidParameter("org", f"No organisation {slug!r}.")
+        existing = self._existing(organisation)
+        slug = existing.slug
         updated = Organisation(slug=slug, name=existing.name, plan=chosen)
         self._keys.save_organisation(organisation=updated)
         return updated
+
+    def _existing(self, organisation: str) -> Organisation:
+        slug = organisation.strip().lower()
+        existing = self._keys.get_organisation(slug=slug)
+        if existing is None:
+            raise OrganisationNotFound(slug)
+        return existing

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from attrs import frozen
 
@@ -16,6 +16,7 @@ from schooldata.domain.search import (
     PUBLIC_MAX_LIMIT,
     Proximity,
     SchoolQuery,
+    SearchHit,
     SearchPage,
     TextQuery,
     require_some_input,
@@ -111,17 +112,42 @@ class SearchSchools:
 
     def run(self, prepared: PreparedSearch) -> PublicSearchAnswer:
         """Locate the postcode (unknown -> unknown_postcode) and search."""
-        request = prepared.request
-        near = None
-        if prepared.postcode is not None and request.postcode is not None:
-            location = locate_parsed(self._postcodes, prepared.postcode, request.postcode)
-            near = Proximity(location, prepared.radius_miles)
-        query = SchoolQuery(
-            text=prepared.text, near=near, phases=prepared.phases, limit=prepared.limit
-        )
-        page = self._schools.search(query=query)
+        near = self._near(prepared)
+        page = self._schools.search(query=self._query(prepared, near, 0, prepared.limit))
         return PublicSearchAnswer(
-            request=request, limit=prepared.limit, page=page, with_distance=near is not None
+            request=prepared.request,
+            limit=prepared.limit,
+            page=page,
+            with_distance=near is not None,
+        )
+
+    def every(self, request: PublicSearchRequest, *, batch: int = 1_000) -> Iterator[SearchHit]:
+        """Every match of the public question, in the public order: the question `execute`
+        answers, read `batch` at a time instead of cut at `limit` (the analysts' `search
+        --all`). Its first `limit` hits are exactly `execute`'s results."""
+        prepared = self.prepare(request)
+        near = self._near(prepared)
+        offset = 0
+        while True:
+            page = self._schools.search(query=self._query(prepared, near, offset, batch))
+            yield from page.hits
+            offset += len(page.hits)
+            if not page.hits or offset >= page.total:
+                return
+
+    def _near(self, prepared: PreparedSearch) -> Proximity | None:
+        request = prepared.request
+        if prepared.postcode is None or request.postcode is None:
+            return None
+        location = locate_parsed(self._postcodes, prepared.postcode, request.postcode)
+        return Proximity(location, prepared.radius_miles)
+
+    @staticmethod
+    def _query(
+        prepared: PreparedSearch, near: Proximity | None, offset: int, limit: int
+    ) -> SchoolQuery:
+        return SchoolQuery(
+            text=prepared.text, near=near, phases=prepared.phases, offset=offset, limit=limit
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from attrs import frozen
+from attrs import Factory, field, frozen
 
 
 @frozen(kw_only=True)
@@ -36,7 +36,11 @@ class DatasetRecord:
 
 @frozen
 class ImportReport:
-    """The outcome of one import: counts, and each rejected row with its reason."""
+    """The outcome of one import: counts, and each rejected row with its reason.
+
+    Every row read is imported, skipped or rejected. A row may give several records (a
+    results row holds several measures; an Ofsted row up to three inspections), so the
+    records stored are counted apart from the rows."""
 
     dataset: str
     rows_read: int
@@ -44,6 +48,7 @@ class ImportReport:
     rejects: tuple[tuple[int, str], ...] = ()
     skipped: int = 0
     removed_demo: tuple[str, ...] = ()  # the demo datasets this (real) import removed
+    records_stored: int = field(default=Factory(lambda self: self.rows_imported, takes_self=True))
 
     @property
     def rows_rejected(self) -> int:

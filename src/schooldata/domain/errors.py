@@ -77,6 +77,27 @@ class SchoolNotFound(DomainError):
         self.urn = urn
 
 
+class OrganisationNotFound(DomainError):
+    code = "not_found"
+
+    def __init__(self, slug: str) -> None:
+        super().__init__(f"Organisation {slug!r} not found.", details={"organisation": slug})
+        self.slug = slug
+
+
+class KeyNotFound(DomainError):
+    """No live key has the display prefix given (none ever did, or all are revoked)."""
+
+    code = "not_found"
+
+    def __init__(self, display_prefix: str) -> None:
+        super().__init__(
+            f"No live key with display prefix {display_prefix!r} found.",
+            details={"display_prefix": display_prefix},
+        )
+        self.display_prefix = display_prefix
+
+
 class FeatureNotInPlan(DomainError):
     code = "feature_not_in_plan"
 

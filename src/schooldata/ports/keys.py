@@ -42,6 +42,8 @@ class KeyStore(Protocol):
 
     def save_organisation(self, *, organisation: Organisation) -> None: ...
 
+    def list_organisations(self) -> list[Organisation]: ...
+
 
 class RateLimiter(Protocol):
     def hit(self, *, key: str, window: int) -> int:

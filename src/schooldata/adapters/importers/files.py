@@ -51,6 +51,8 @@ _CHUNK = 1 << 20
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZIP_MAGIC = b"PK\x03\x04"
 _BOM = codecs.BOM_UTF8
+# Marks the end of the text for the CSV reader: a private-use character no publisher writes.
+_END = "\uf8ff"
 
 
 @frozen
@@ -311,30 +313,90 @@ def _read(binary: io.BufferedIOBase, path: DataPath) -> bytes:
         raise ImportRejected(f"{label_of(path)} cannot be read: {err}") from err
 
 
-def _lines(binary: io.BufferedIOBase, path: DataPath) -> Iterator[str]:
+class _Ending:
+    """Watches the decoded text go by: its first line, and how it ends.
+
+    A download cut off mid-row ends without a line break, or inside a quoted field; the
+    readers below refuse such a file rather than import its broken last record.
+    """
+
+    def __init__(self) -> None:
+        self.first_line: str | None = None
+        self.last_line = ""  # the text after the last line break
+        self.terminated = True  # ends with a line break (or holds nothing)
+        self.finished = False
+
+    def watch(self, pieces: Iterable[str]) -> Iterator[str]:
+        for piece in pieces:
+            if self.first_line is None:
+                end = piece.find("\n")
+                self.first_line = piece if end < 0 else piece[:end]
+            self.terminated = piece.endswith(("\n", "\r"))
+            self.last_line = "" if self.terminated else piece[piece.rfind("\n") + 1 :]
+            yield piece
+        self.finished = True
+
+    def marked(self, pieces: Iterable[str]) -> Iterator[str]:
+        """The text, then an end mark on a line of its own: a reader still inside a quoted
+        field swallows the mark into that field instead of reading it as a record."""
+        yield from self.watch(pieces)
+        yield ("" if self.terminated else "\n") + _END + "\n"
+
+
+def _lines(
+    binary: io.BufferedIOBase, path: DataPath, ending: _Ending, *, marked: bool
+) -> Iterator[str]:
     """Decoded lines with their endings kept (csv needs them inside quoted fields).
 
     Splitting happens in C (StringIO iteration), not per line in Python: this is the inner
     loop of a 1.7M-row import.
     """
-    pieces = _text_chunks(binary, _Utf8OrCp1252(path))
+    text = _text_chunks(binary, _Utf8OrCp1252(path))
+    pieces = ending.marked(text) if marked else ending.watch(text)
     return chain.from_iterable(io.StringIO(piece, newline="") for piece in pieces)
 
 
+def _cut_off(path: DataPath, what: str) -> ImportRejected:
+    return ImportRejected(
+        f"{label_of(path)}: the file is cut off: {what}. Nothing was imported; download it again."
+    )
+
+
 def csv_rows(path: DataPath) -> Generator[tuple[int, list[str]], None, None]:
-    """(line number where the record starts, fields) for every non-empty record of a file."""
+    """(line number where the record starts, fields) for every non-empty record of a file.
+
+    A file cut off mid-record is refused once its end is reached: a quoted field that never
+    closes, or a last record without a line break that has fewer fields than the first."""
+    ending = _Ending()
     with _open_binary(path) as binary:
-        reader = csv.reader(_lines(binary, path))
+        reader = csv.reader(_lines(binary, path, ending, marked=True))
         start = 1
+        width = 0
+        last: list[str] = []
+        last_start = 0
         try:
             for row in reader:
                 if row:
+                    if _END in row[-1]:
+                        if row != [_END]:
+                            raise _cut_off(
+                                path, f"the quoted field of the record at line {start} never closes"
+                            )
+                        break
+                    width = width or len(row)
+                    last, last_start = row, start
                     yield start, row
                 start = reader.line_num + 1
         except csv.Error as err:
             raise ImportRejected(
                 f"{label_of(path)}: malformed CSV near line {start}: {err}"
             ) from err
+    if not ending.terminated and len(last) < width:
+        raise _cut_off(
+            path,
+            f"its last record (line {last_start}) has {len(last)} of {width} fields "
+            "and no line break",
+        )
 
 
 @contextmanager
@@ -343,12 +405,28 @@ def plain_rows(path: DataPath) -> Iterator[Iterator[list[str]]]:
 
     No generator wraps the reader, so each row costs no Python frame: this is for the
     million-row postcode files, where that overhead is a sizeable share of the run time.
+    Once the reader is used up, a last line cut off mid-record (no line break, and an open
+    quote or fewer fields than the first line) refuses the file.
     """
+    ending = _Ending()
     with _open_binary(path) as binary:
         try:
-            yield csv.reader(_lines(binary, path))
+            yield csv.reader(_lines(binary, path, ending, marked=False))
         except csv.Error as err:
             raise ImportRejected(f"{label_of(path)}: malformed CSV: {err}") from err
+    if ending.finished and not ending.terminated:
+        _check_last_line(path, ending)
+
+
+def _check_last_line(path: DataPath, ending: _Ending) -> None:
+    records = list(csv.reader(io.StringIO(f"{ending.last_line}\n{_END}\n", newline="")))
+    if records[-1] != [_END]:
+        raise _cut_off(path, "its last line opens a quoted field that never closes")
+    first = next(csv.reader([ending.first_line or ""]), [])
+    if len(records[0]) < len(first):
+        raise _cut_off(
+            path, f"its last line has {len(records[0])} of {len(first)} fields and no line break"
+        )
 
 
 def read_header(path: DataPath) -> list[str]:

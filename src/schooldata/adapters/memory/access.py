@@ -59,6 +59,9 @@ class InMemoryKeyStore:
         with self._lock:
             self._organisations[organisation.slug] = organisation
 
+    def list_organisations(self) -> list[Organisation]:
+        return sorted(self._organisations.values(), key=lambda o: o.slug)
+
 
 class InMemoryRateLimiter:
     """Counts per (key, second); forgets windows older than the current one."""

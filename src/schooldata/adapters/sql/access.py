@@ -241,6 +241,13 @@ class SqlKeyStore:
             row = conn.execute(sa.select(organisations).where(organisations.c.slug == slug)).first()
         return None if row is None else Organisation(slug=row.slug, name=row.name, plan=row.plan)
 
+    def list_organisations(self) -> list[Organisation]:
+        statement = sa.select(organisations).order_by(organisations.c.slug)
+        with unavailable_on_error(), self._engine.connect() as conn:
+            return [
+                Organisation(slug=r.slug, name=r.name, plan=r.plan) for r in conn.execute(statement)
+            ]
+
     def save_organisation(self, *, organisation: Organisation) -> None:
         with unavailable_on_error(), self._writer.begin() as conn:
             updated = conn.execute(

@@ -8,9 +8,11 @@ the in-memory store's by construction.
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -25,6 +27,7 @@ from sqlalchemy import (
     exists,
     func,
     insert,
+    inspect,
     literal,
     or_,
     select,
@@ -109,6 +112,28 @@ class SqlStore:
             else self._engine
         )
         self._loaded = _Loaded(version=(-1, ""))
+
+    def require_schema(self) -> None:
+        """Raise DataUnavailable, naming the database, unless it can be reached and already
+        holds the schooldata schema (at any version: `upgrade` brings it forward). For the
+        commands that only read, which must never create a database where none was."""
+        url = self._engine.url
+        where = url.render_as_string(hide_password=True)
+        path = url.database if url.get_backend_name() == "sqlite" else None
+        try:
+            if path and path != ":memory:":
+                found = _sqlite_file_has_table(path, where, t.data_version.name)
+            else:
+                with self._engine.connect() as conn:
+                    found = inspect(conn).has_table(t.data_version.name)
+        except DRIVER_ERRORS as exc:
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise DataUnavailable(f"Cannot open the database {where}: {reason}") from exc
+        if not found:
+            raise DataUnavailable(
+                f"The database {where} holds no schooldata data: create it with "
+                "'schooldata db upgrade' or an import, or check --db."
+            )
 
     def upgrade(self) -> None:
         """Bring the schema to the newest migration."""
@@ -515,3 +540,19 @@ def _within(box: BoundingBox) -> list[ColumnElement[bool]]:
     if box.min_longitude >= -180.0 and box.max_longitude <= 180.0:
         conditions.append(s.longitude.between(box.min_longitude, box.max_longitude))
     return conditions
+
+
+def _sqlite_file_has_table(path: str, where: str, table: str) -> bool:
+    """Looked at read-only: an engine would create a missing file, and its first connection
+    turns any file it opens into a WAL database."""
+    if not Path(path).is_file():
+        raise DataUnavailable(
+            f"There is no database at {path} ({where}): create it with "
+            "'schooldata db upgrade' or an import, or check --db."
+        )
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+        return conn.execute(query, (table,)).fetchone() is not None
+    finally:
+        conn.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import click
@@ -10,7 +11,7 @@ from schooldata.domain.keys import ApiKeyRecord
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.cli import views
 from schooldata.entrypoints.cli.context import Session, output_options, pass_session
-from schooldata.entrypoints.cli.errors import NoResult
+from schooldata.entrypoints.cli.errors import CliError, ExitCode, NoResult
 from schooldata.entrypoints.cli.output import Writer
 from schooldata.settings import with_overrides
 
@@ -108,6 +109,25 @@ def orgs() -> None:
     """Organisations and their plans."""
 
 
+@orgs.command("list")
+@output_options
+@pass_session
+def list_orgs(session: Session) -> None:
+    """List organisations and their plans.
+
+    \b
+    Example:
+      schooldata orgs list --format csv
+    """
+    items = [
+        {"organisation": o.slug, "name": o.name, "plan": o.plan}
+        for o in session.app.keys.list_organisations()
+    ]
+    session.write(lambda w: w.rows(items, views.ORGS))
+    if not items:
+        raise NoResult("No organisations.")
+
+
 @orgs.command("set-plan")
 @click.argument("org")
 @click.argument("plan")
@@ -158,8 +178,32 @@ def serve(session: Session, host: str | None, port: int | None, workers: int | N
       schooldata serve --host 0.0.0.0 --port 8080 --workers 4
     """
     settings = with_overrides(session.settings, host=host, port=port, workers=workers)
+    require_free_port(settings.host, settings.port)
     click.echo(f"Serving on http://{settings.host}:{settings.port} (Ctrl+C stops)", err=True)
     session.runtime.serve(settings)
+
+
+def require_free_port(host: str, port: int) -> None:
+    """Fail before anything is built when the address is taken (another server, or an earlier
+    `schooldata serve`), with the one line that says so rather than the server's traceback."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as error:
+        raise CliError(f"cannot listen on {host!r}: {error.strerror}.", ExitCode.USAGE) from None
+    with socket.socket(family, kind, proto) as probe:
+        # As a server binds: a port left in TIME_WAIT by a stopped server is free; one with a
+        # listener is not.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise CliError(
+                f"cannot serve on {host}:{port}: {error.strerror or error}. Is another server "
+                "running there? Stop it or choose another --port.",
+                ExitCode.UNAVAILABLE,
+            ) from None
 
 
 def _report(writer: Writer, result: dict[str, Any], sentence: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,13 +14,14 @@ from schooldata.entrypoints.cli import admin, datasets, queries
 from schooldata.entrypoints.cli.context import Session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode, is_broken_pipe, translate
 from schooldata.entrypoints.cli.imports import import_
-from schooldata.entrypoints.cli.output import FORMATS, Format
+from schooldata.entrypoints.cli.output import FORMATS, Format, use_utf8
 from schooldata.entrypoints.cli.runtime import CliRuntime
 
 EPILOG = """\b
-Exit codes: 0 ok, 1 no result, 2 usage error (bad option, parameter, URN or
-unknown postcode), 3 data, dependency or configuration unavailable, 4 not
-permitted by the --as-plan plan.
+Exit codes: 0 ok, 1 no result or not found, 2 usage error (bad option,
+parameter, URN or unknown postcode), 3 data, dependency or configuration
+unavailable (missing database, refused import, unwritable output, taken port),
+4 not permitted by the --as-plan plan, 130 interrupted.
 
 \b
 Shell completion (bash; zsh and fish alike):
@@ -51,8 +53,11 @@ class SchooldataGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.Abort, click.exceptions.NoArgsIsHelpError):
+        except (click.exceptions.Exit, click.exceptions.NoArgsIsHelpError):
             raise
+        except (KeyboardInterrupt, click.Abort):
+            # click would report 'Aborted!' with exit code 1, the code of "no result".
+            raise CliError("interrupted.", ExitCode.INTERRUPTED) from None
         except Exception as error:
             if is_broken_pipe(error):
                 raise
@@ -88,7 +93,7 @@ class SchooldataGroup(click.Group):
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Write the answer to FILE (whole or not at all) instead of stdout.",
 )
 @click.option(
@@ -117,10 +122,11 @@ def cli(
     \b
     Examples:
       schooldata search "st mary" --postcode "SW1A 1AA"
-      schooldata --format json school 100001
+      schooldata --format json school 138180
       schooldata --format csv --output camden.csv schools --local-authority Camden --all
-      schooldata --as-plan developer finance 100001      # exit code 4
+      schooldata --as-plan developer finance 140122      # exit code 4
     """
+    use_utf8(sys.stdout, sys.stderr)
     runtime = ctx.obj
     if not isinstance(runtime, CliRuntime):
         raise CliError("start schooldata through its console script.", ExitCode.UNAVAILABLE)

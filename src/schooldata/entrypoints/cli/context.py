@@ -44,6 +44,7 @@ class Session:
     output: Path | None = None
     as_plan: str | None = None
     debug: bool = False
+    create_database: bool = False  # only commands that write data may create a database
     _settings: Settings | None = field(default=None, init=False)
     _app: Application | None = field(default=None, init=False)
 
@@ -59,7 +60,7 @@ class Session:
     @property
     def app(self) -> Application:
         if self._app is None:
-            self._app = self.runtime.build_app(self.settings)
+            self._app = self.runtime.build_app(self.settings, create_database=self.create_database)
         return self._app
 
     @property
@@ -94,7 +95,7 @@ def output_options(command: F) -> F:
     command = click.option(
         "-o",
         "--output",
-        type=click.Path(dir_okay=False, path_type=Path),
+        type=click.Path(path_type=Path),
         expose_value=False,
         callback=_override,
         help="Write the answer to FILE instead of stdout.",

@@ -1,8 +1,10 @@
 """The dataset queries: inspections, results, admissions, finance, compare and rankings.
 
-Each answer is the REST response's `data`, built by the application's dataset API. CSV and
-tables show an answer's one list of objects (the compared schools, the ranked rows) as rows
-when it has exactly one; otherwise the whole answer as one flattened record.
+Each answer is the REST response's `data`, built by the application's dataset API. Nothing
+of it is left out of a table or CSV: an answer that is one list of objects (the compared
+schools) is a row per object; a table shows the other fields of an answer with one list of
+objects (an inspection history: the school, its report card, the note) as a record above the
+list's rows; CSV writes any other answer as one row of all its flattened fields.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from typing import Any
 
 import click
 
+from schooldata.application.school_data import Ranking
 from schooldata.domain.plans import Feature
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.cli import views
 from schooldata.entrypoints.cli.context import Session, output_options, pass_session
-from schooldata.entrypoints.cli.options import phase_option
+from schooldata.entrypoints.cli.options import paging_options, phase_option
 from schooldata.entrypoints.cli.output import Writer
+from schooldata.entrypoints.cli.paging import Page, listing
 from schooldata.entrypoints.cli.runtime import DatasetsApi
 
 
@@ -40,7 +44,11 @@ def show(writer: Writer, data: Any, *, title: str) -> None:
             return
         key = lists[0]
         rest = {k: v for k, v in data.items() if k != key}
-        if writer.fmt == "table" and rest:
+        if rest and writer.fmt == "csv":
+            # One CSV table cannot hold the record and its rows apart: one row holds it all.
+            writer.record(data, title=title)
+            return
+        if rest:
             writer.record(rest, title=title)
         writer.rows(data[key], views.ANY, caption=key)
     else:
@@ -69,25 +77,25 @@ inspections = _per_school(
     "inspections",
     Feature.INSPECTIONS,
     "A school's structured inspection history.",
-    "schooldata inspections 100001",
+    "schooldata inspections 138180",
 )
 results = _per_school(
     "results",
     Feature.RESULTS,
     "A school's results and trends.",
-    "schooldata --format json results 100002",
+    "schooldata --format json results 140122",
 )
 admissions = _per_school(
     "admissions",
     Feature.ADMISSIONS,
     "A school's admissions policy and demand.",
-    "schooldata admissions 100001",
+    "schooldata admissions 138180",
 )
 finance = _per_school(
     "finance",
     Feature.FINANCE,
     "A school's finance and funding.",
-    "schooldata --format csv finance 100002",
+    "schooldata --format csv finance 140122",
 )
 
 
@@ -103,7 +111,7 @@ def compare(session: Session, urns: tuple[str, ...]) -> None:
 
     \b
     Example:
-      schooldata compare 100002 100003 100005
+      schooldata compare 140122 140360 109144
     """
     plan = session.plan(Feature.COMPARE)
     data = datasets_api(session).compare(list(urns), plan)
@@ -114,8 +122,8 @@ def compare(session: Session, urns: tuple[str, ...]) -> None:
 @click.option("--metric", required=True, metavar="METRIC", help="The measure to rank by.")
 @phase_option("The phase ranked (required): primary, secondary, ...")
 @click.option("--local-authority", metavar="NAME|CODE", help="Only this authority's schools.")
-@click.option("--page", metavar="N", help="Page number (default 1).")
-@click.option("--per-page", metavar="N", help="Rows per page.")
+@click.option("--order", metavar="desc|asc", help="desc (default): the highest value first.")
+@paging_options
 @output_options
 @pass_session
 def rankings(
@@ -123,25 +131,45 @@ def rankings(
     metric: str,
     phase: str | None,
     local_authority: str | None,
+    order: str | None,
     page: str | None,
     per_page: str | None,
+    every: bool,
 ) -> None:
     """Schools ranked by a measure within a phase.
 
-    `GET /api/v1/rankings` with the same parameters and bounds; JSON output is its `data`.
+    `GET /api/v1/rankings` with the same parameters, defaults (highest first, page 1, 20 a
+    page), bounds and order (ties by URN); schools without a value are not ranked, and the
+    table's caption counts them by reason (the API's `meta.ranking.excluded`). JSON output
+    is the API's `data` array.
 
     \b
-    Example:
+    Examples:
       schooldata rankings --metric ks4_attainment8_average --phase secondary
+      schooldata rankings --metric svc_score --phase primary --order asc --all -f csv
     """
     plan = session.plan(Feature.RANKINGS)
-    given = {
-        "metric": metric,
-        "phase": phase,
-        "local_authority": local_authority,
-        "page": page,
-        "per_page": per_page,
-    }
-    params = {k: v for k, v in given.items() if v is not None}
-    data = datasets_api(session).rankings(params, plan)
-    session.write(lambda w: show(w, data, title=f"rankings by {metric}"))
+    held: list[Ranking] = []
+
+    def fetch(request: dict[str, object]) -> Page:
+        ranking = session.app.school_data.rankings(request, plan)
+        held.append(ranking)
+        items, paging = wire.ranking_page(ranking)
+        return Page(items, ranking.page, ranking.total, paging["total_pages"])
+
+    given = {"metric": metric, "phase": phase, "local_authority": local_authority, "order": order}
+    params: dict[str, object] = {k: v for k, v in given.items() if v is not None}
+    found = listing(
+        fetch, params, page=page, per_page=per_page, every=every, every_per_page=plan.per_page_max
+    )
+    caption = found.caption(f"schools ranked by {metric}") + _excluded(held[0])
+    written = session.write(lambda w: w.rows(found.items, views.RANKINGS, caption=caption))
+    found.check_found(written, f"schools ranked by {metric}")
+
+
+def _excluded(ranking: Ranking) -> str:
+    """The schools the ranking leaves out for want of a value, by reason (never ranked as 0)."""
+    if not ranking.excluded:
+        return ""
+    reasons = ", ".join(f"{count} {reason}" for reason, count in ranking.excluded.items())
+    return f"; not ranked: {reasons}"

@@ -1,8 +1,10 @@
 """Exit codes and the one translation of every failure into one line on stderr.
 
-0 ok; 1 no result; 2 usage error (a bad option, parameter, URN or unknown postcode);
-3 data, a dependency or the configuration unavailable (or an unexpected failure);
-4 not permitted by the plan chosen with `--as-plan`.
+0 ok; 1 no result or not found (a school, key or organisation); 2 usage error (a bad
+option, parameter, URN or unknown postcode); 3 data, a dependency or the configuration
+unavailable (a missing database, a refused import, an unwritable output, a taken port, or an
+unexpected failure); 4 not permitted by the plan chosen with `--as-plan`; 130 interrupted.
+docs/cli.md tables the same codes (a test holds them together).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class ExitCode(enum.IntEnum):
     USAGE = 2
     UNAVAILABLE = 3
     NOT_IN_PLAN = 4
+    INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl+C; click's own Abort would say 1
 
 
 class CliError(click.ClickException):
@@ -71,7 +74,8 @@ def translate(error: Exception) -> CliError:
         return CliError(error.format_message() + hint, ExitCode.USAGE)
     if isinstance(error, click.ClickException):
         return CliError(error.format_message(), ExitCode.USAGE)
-    if isinstance(error, SchoolNotFound):
+    if isinstance(error, DomainError) and error.code == SchoolNotFound.code:
+        # A school, an organisation or a key that is not there: a valid question, no answer.
         return CliError(error.message, ExitCode.NO_RESULT, prefix="")
     if isinstance(error, FeatureNotInPlan | LimitExceedsPlan):
         return CliError(error.message, ExitCode.NOT_IN_PLAN)

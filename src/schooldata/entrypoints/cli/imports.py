@@ -36,7 +36,14 @@ DATASETS = (
 )
 REJECTS_SHOWN = 10
 REJECTS = RowsView(table=(Column("line", "Line"), Column("reason", "Reason")), csv=None)
-SUMMARY_COLUMNS = ("dataset", "rows_read", "rows_imported", "rows_skipped", "rows_rejected")
+SUMMARY_COLUMNS = (
+    "dataset",
+    "rows_read",
+    "rows_imported",
+    "rows_skipped",
+    "rows_rejected",
+    "records_stored",
+)
 SUMMARY = RowsView(table=(), csv=SUMMARY_COLUMNS)
 
 
@@ -98,6 +105,7 @@ def import_(
       schooldata import ks4-results england_ks4final.csv --period 2018/19
       schooldata import sample
     """
+    session.create_database = True  # an import may be the first thing a database holds
     if dataset == "sample":
         if files or period:
             raise click.UsageError("'import sample' loads the bundled data; it takes no FILE.")
@@ -169,6 +177,7 @@ def summary_item(report: ImportReport) -> dict[str, Any]:
         "rows_imported": report.rows_imported,
         "rows_skipped": report.skipped,
         "rows_rejected": report.rows_rejected,
+        "records_stored": report.records_stored,
         "rejects": [
             {"line": line, "reason": reason} for line, reason in report.rejects[:REJECTS_SHOWN]
         ],

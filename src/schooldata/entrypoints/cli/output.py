@@ -4,21 +4,28 @@
   as a JSON array one item at a time, so a long answer is never held whole.
 - CSV has a header row, an empty cell for null, `true`/`false` for booleans and nested
   objects flattened with dots (`location.latitude`); lists of objects are numbered
-  (`links.0.urn`), lists of plain values are joined with "; ". Rows are written as produced.
-- Tables show a dim "—" for null. A table needs every row to size its columns: use CSV or
-  JSON for very large answers.
+  (`links.0.urn`), lists of plain values are joined with "; ", and what has no cell of its own
+  (an empty list or object, a list of lists) is written as its JSON (`[]`, `{}`). Rows are
+  written as produced. Without a stated column order the columns are every key of every row,
+  in the order first seen.
+- Tables show a dim "—" for null, and every value whole: numbers as they are, long text
+  folded onto more lines (to a terminal's width; a file or pipe gets the table's own width).
+  A table needs every row to size its columns: use CSV or JSON for very large answers.
+- Text is UTF-8 whatever the locale says, on stdout as in files.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
+import io
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from itertools import chain
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
@@ -30,6 +37,7 @@ from rich.text import Text
 Format = Literal["table", "json", "csv"]
 FORMATS: tuple[Format, ...] = ("table", "json", "csv")
 NULL_MARK = "—"
+UNBOUNDED = 1 << 20  # columns: a table written to a file or pipe is as wide as it needs
 
 
 @frozen
@@ -51,7 +59,7 @@ def flatten(value: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, item in value.items():
         name = f"{prefix}{key}"
-        if isinstance(item, Mapping):
+        if isinstance(item, Mapping) and item:
             out.update(flatten(item, f"{name}."))
         elif isinstance(item, list) and any(isinstance(x, Mapping) for x in item):
             for index, element in enumerate(item):
@@ -69,19 +77,26 @@ def csv_cell(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, list | Mapping) and (
+        not value or isinstance(value, Mapping) or any(isinstance(v, list | Mapping) for v in value)
+    ):
+        return json.dumps(value, ensure_ascii=False)  # [] is not null; nesting has no cell
     if isinstance(value, list):
         return "; ".join(csv_cell(v) for v in value)
-    return str(value)
+    return str(value)  # a float as Python writes it: the shortest text that reads back exact
 
 
 def table_cell(value: Any) -> Text:
-    if value is None or value == []:
+    if value is None:
         return Text(NULL_MARK, style="dim")
     if isinstance(value, bool):
         return Text("yes" if value else "no")
-    if isinstance(value, float):
-        return Text(f"{value:g}")
     return Text(csv_cell(value))
+
+
+def union_of_keys(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Every key of every row, in the order first seen: no row's fields are left out."""
+    return list(dict.fromkeys(key for row in rows for key in row))
 
 
 def _plain(text: str | None) -> Text | None:
@@ -111,7 +126,9 @@ class Writer:
             writer.writerow(flat)
             writer.writerow([csv_cell(v) for v in flat.values()])
             return
-        table = Table("Field", "Value", title=_plain(title))
+        table = Table(title=_plain(title))
+        table.add_column("Field", overflow="fold")
+        table.add_column("Value", overflow="fold")
         for key, value in flat.items():
             table.add_row(Text(key), table_cell(value))
         self._console().print(table)
@@ -138,11 +155,10 @@ class Writer:
 
     def _csv_rows(self, items: Iterable[Mapping[str, Any]], columns: Sequence[str] | None) -> int:
         writer = self._csv()
-        flat_rows: Iterator[dict[str, Any]] = (flatten(item) for item in items)
-        if columns is None:
-            first = next(flat_rows, None)
-            columns = list(first) if first is not None else []
-            flat_rows = chain([first] if first is not None else [], flat_rows)
+        flat_rows: Iterable[dict[str, Any]] = (flatten(item) for item in items)
+        if columns is None:  # no stated order: the rows are held to find every column
+            flat_rows = list(flat_rows)
+            columns = union_of_keys(flat_rows)
         writer.writerow(columns)
         count = 0
         for flat in flat_rows:
@@ -153,14 +169,13 @@ class Writer:
     def _table(
         self, items: Iterable[Mapping[str, Any]], columns: Sequence[Column], caption: str | None
     ) -> int:
-        flat_rows: Iterator[dict[str, Any]] = (flatten(item) for item in items)
+        flat_rows: Iterable[dict[str, Any]] = (flatten(item) for item in items)
         if not columns:
-            first = next(flat_rows, None)
-            columns = [Column(key, key) for key in first] if first is not None else []
-            flat_rows = chain([first] if first is not None else [], flat_rows)
+            flat_rows = list(flat_rows)
+            columns = [Column(key, key) for key in union_of_keys(flat_rows)]
         table = Table(caption=_plain(caption))
         for column in columns:
-            table.add_column(Text(column.header))
+            table.add_column(Text(column.header), overflow="fold")
         count = 0
         for flat in flat_rows:
             table.add_row(*(table_cell(flat.get(c.key)) for c in columns))
@@ -177,22 +192,57 @@ class Writer:
         return csv.writer(self.stream, lineterminator="\n")
 
     def _console(self) -> Console:
-        return Console(file=self.stream, soft_wrap=False)
+        # A terminal folds a wide table to its width; a file or pipe gets the table's own
+        # width, so no value is ever cut or wrapped for a width nobody is looking at.
+        terminal = self.stream.isatty()
+        return Console(file=self.stream, soft_wrap=False, width=None if terminal else UNBOUNDED)
+
+
+def use_utf8(*streams: TextIO) -> None:
+    """Answers are UTF-8 whatever the locale (LANG=C, a Latin-1 terminal, PYTHONIOENCODING):
+    a school's name or the null mark must never fail to print, nor print as something else."""
+    for stream in streams:
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(encoding="utf-8")
+
+
+class UnsafeOutput(OSError):
+    """`--output` names something that is not a regular file: never replaced."""
+
+
+def output_target(path: Path) -> Path:
+    """The regular file `--output PATH` writes: PATH itself, or the file a symbolic link to a
+    regular file points at (the link stays). A directory, a FIFO, a device or a socket is
+    refused: replacing it with a file (`-o /dev/null` as root) would do harm."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise UnsafeOutput(
+            errno.EEXIST, f"{kind}; --output only writes (or replaces) a regular file", str(path)
+        )
+    return target
 
 
 @contextmanager
 def opened(path: Path | None) -> Iterator[TextIO]:
     """stdout, or FILE written whole or not at all (a failed run leaves no half file)."""
     if path is None:
+        use_utf8(sys.stdout)
         yield sys.stdout
         sys.stdout.flush()
         return
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    target = output_target(path)
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
             yield stream
-        os.replace(temporary, path)
+        output_target(path)  # still a regular file (or nothing) now the answer is written
+        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

@@ -12,7 +12,7 @@ from schooldata.application.search_schools import PublicSearchAnswer, PublicSear
 from schooldata.domain.plans import Feature
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.cli import views
-from schooldata.entrypoints.cli.context import LOCAL_PLAN, Session, output_options, pass_session
+from schooldata.entrypoints.cli.context import Session, output_options, pass_session
 from schooldata.entrypoints.cli.errors import NoResult
 from schooldata.entrypoints.cli.options import (
     api_parameters,
@@ -84,26 +84,11 @@ def search(
 
 
 def _every_result(session: Session, answer: PublicSearchAnswer) -> Iterator[dict[str, Any]]:
-    """The public results past the limit: the same question paged through the list use case
-    (the same evaluator and order), shown in the public shape."""
-    request = answer.request
-    params = {
-        "q": request.query,
-        "postcode": request.postcode,
-        "phase": request.phase,
-        "radius_miles": request.radius_miles,
-    }
+    """Every result of the public question, not cut at its limit: the public search use case
+    reads the same question on (the same evaluator, postcode and order), in the public shape."""
     base = session.base_url
-    page = 1
-    while True:
-        query = {k: v for k, v in params.items() if v is not None}
-        query.update(page=page, per_page=LOCAL_PLAN.per_page_max)
-        result = session.app.commercial.list(query, LOCAL_PLAN)
-        for hit in result.result.hits:
-            yield wire.public_search_result(hit, base_url=base, with_distance=result.with_distance)
-        if page >= result.total_pages:
-            return
-        page += 1
+    for hit in session.app.search_schools.every(answer.request):
+        yield wire.public_search_result(hit, base_url=base, with_distance=answer.with_distance)
 
 
 @click.command()
@@ -120,8 +105,8 @@ def school(session: Session, urn: str, public: bool) -> None:
 
     \b
     Examples:
-      schooldata school 100001
-      schooldata --format json school 100001 --public
+      schooldata school 138180
+      schooldata --format json school 138180 --public
     """
     if public:
         record = wire.public_school_record(
@@ -158,7 +143,7 @@ def nearby(
     Examples:
       schooldata nearby "SW1A 1AA" --radius 1 --phase primary
       schooldata nearby --lat 51.5 --lon -0.14 --sort score --per-page 50
-      schooldata --format csv nearby B11AA --all
+      schooldata --format csv nearby "B1 2UN" --all
     """
     params = api_parameters({**filters, "postcode": postcode})
     feature = Feature.SCHOOLS_NEARBY

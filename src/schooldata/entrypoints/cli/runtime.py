@@ -28,6 +28,14 @@ class SettingsLoader(Protocol):
     def __call__(self, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings: ...
 
 
+class AppBuilder(Protocol):
+    """`schooldata.bootstrap.bootstrap`: the application over the configured database. Only
+    with `create_database` may a database that does not exist yet be created (imports,
+    `db upgrade`); the embedded demo is built on first use either way."""
+
+    def __call__(self, settings: Settings, *, create_database: bool) -> Application: ...
+
+
 class Parse(Protocol):
     def __call__(
         self,
@@ -76,15 +84,13 @@ class DatasetsApi(Protocol):
 
     def compare(self, urns: list[str], plan: Plan) -> Any: ...
 
-    def rankings(self, params: Mapping[str, object], plan: Plan) -> Any: ...
-
 
 @frozen(kw_only=True)
 class CliRuntime:
     """Callables only: nothing is built until a command needs it."""
 
     load_settings: SettingsLoader
-    build_app: Callable[[Settings], Application]
+    build_app: AppBuilder
     serve: Callable[[Settings], None]
     upgrade: Callable[[Settings], None]
     importers: Callable[[], Mapping[str, ImporterSpec]]

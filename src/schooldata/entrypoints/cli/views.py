@@ -66,6 +66,20 @@ FRESHNESS_CSV = (
     "synthetic",
 )
 
+RANKINGS_CSV = (
+    "rank",
+    "urn",
+    "name",
+    "phase",
+    "type",
+    "local_authority",
+    "metric",
+    "value",
+    "period",
+)
+
+ORGS_CSV = ("organisation", "name", "plan")
+
 KEYS_CSV = ("display_prefix", "organisation", "name", "kind", "created_at", "revoked_at")
 
 
@@ -126,6 +140,23 @@ KEYS = RowsView(
         Column("revoked_at", "Revoked"),
     ),
     csv=KEYS_CSV,
+)
+
+RANKINGS = RowsView(
+    table=(
+        Column("rank", "Rank"),
+        Column("urn", "URN"),
+        Column("name", "Name"),
+        Column("local_authority", "Local authority"),
+        Column("value", "Value"),
+        Column("period", "Period"),
+    ),
+    csv=RANKINGS_CSV,
+)
+
+ORGS = RowsView(
+    table=(Column("organisation", "Organisation"), Column("name", "Name"), Column("plan", "Plan")),
+    csv=ORGS_CSV,
 )
 
 ANY = RowsView(table=(), csv=None)
