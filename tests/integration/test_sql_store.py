@@ -611,3 +611,52 @@ def test_an_ungraded_inspection_round_trips_with_its_outcome(store: Store) -> No
     with store.transaction() as tx:
         tx.replace_inspections(dataset="ofsted_graded", records=[record])
     assert store.inspections_for(urn=Urn(100005)) == [record]
+
+
+# ------------------------------------------------------------------- bulk inserts (SQL stores)
+
+
+def test_bulk_inserted_rows_are_stored_exactly_as_a_core_insert_stores_them(
+    sql_store: SqlStore,
+) -> None:
+    """`_insert_many` converts values with the column types' own bind processors and skips
+    SQLAlchemy's per-row work: dates, booleans, small integers, floats and nulls must land
+    byte for byte as a plain Core insert lands them (SQLite keeps dates as text)."""
+    from sqlalchemy import delete, insert, select
+
+    from schooldata.adapters.sql.store import _insert_many
+
+    table = sql_tables.inspections
+    rows: list[dict[str, Any]] = [
+        {
+            "urn": 100000 + i,
+            "dataset": "ofsted_inspections",
+            "inspection_number": None if i % 2 else f"10{i}",
+            "framework": "eif",
+            "inspection_date": dt.date(2024, 1 + i % 12, 1 + i % 28),
+            "publication_date": None if i % 3 else dt.date(2024, 2, 29),
+            "inspection_type": "S5",
+            "overall_effectiveness": None if i % 4 == 0 else 1 + i % 4,
+            "safeguarding": (None, True, False)[i % 3],
+            "judgements": "{}",
+        }
+        for i in range(7)
+    ]
+    columns = [table.c[name] for name in rows[0]]
+    with sql_store.engine.begin() as conn:
+        conn.execute(insert(table), rows)
+        by_core = conn.execute(select(*columns).order_by(table.c.id)).all()
+        raw_core = conn.exec_driver_sql(
+            "SELECT CAST(inspection_date AS TEXT), CAST(safeguarding AS TEXT) FROM inspections"
+            " ORDER BY id"
+        ).all()
+        conn.execute(delete(table))
+        assert _insert_many(conn, table, iter(rows)) == len(rows)
+        by_bulk = conn.execute(select(*columns).order_by(table.c.id)).all()
+        raw_bulk = conn.exec_driver_sql(
+            "SELECT CAST(inspection_date AS TEXT), CAST(safeguarding AS TEXT) FROM inspections"
+            " ORDER BY id"
+        ).all()
+        assert _insert_many(conn, table, iter([])) == 0
+    assert by_bulk == by_core
+    assert raw_bulk == raw_core

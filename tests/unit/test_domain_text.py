@@ -76,3 +76,18 @@ def test_normalise_is_idempotent(raw: str) -> None:
 @given(st.text(alphabet=string.ascii_letters + string.digits + " '’.,-&()", max_size=40))
 def test_normalise_ignores_case_of_ascii_text(raw: str) -> None:
     assert normalise(raw.upper()) == normalise(raw.lower()) == normalise(raw)
+
+
+def _normalise_always_folding(text: str) -> str:
+    """The rule as first written: every text through NFKD and the combining-mark filter."""
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKD", re.sub(r"['’‘`´]", "", text))
+    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    folded = folded.lower().replace("&", " and ")
+    return re.sub(r"[^0-9a-z]+", " ", folded).strip()
+
+
+@given(st.one_of(st.text(max_size=40), st.text(alphabet=string.printable, max_size=40)))
+def test_the_ascii_shortcut_gives_what_folding_every_text_gives(text: str) -> None:
+    assert normalise(text) == _normalise_always_folding(text)

@@ -16,8 +16,10 @@ def normalise(text: str) -> str:
     accents fold to their base letter, every other punctuation run becomes one space.
     """
     # Apostrophes go first: NFKD would split an acute accent (´) into a space and a mark.
-    folded = unicodedata.normalize("NFKD", _APOSTROPHES.sub("", text))
-    folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    folded = _APOSTROPHES.sub("", text)
+    if not folded.isascii():  # ASCII has nothing to fold (most names): skip the per-char scan
+        folded = unicodedata.normalize("NFKD", folded)
+        folded = "".join(ch for ch in folded if not unicodedata.combining(ch))
     folded = folded.lower().replace("&", " and ")
     return _NON_ALNUM.sub(" ", folded).strip()
 
