@@ -230,11 +230,19 @@ def tiny(tiny_plan_app: Application, tmp_path: Path) -> Iterator[McpHttp]:
 def test_the_rate_limit_inside_a_tool_call_is_a_tool_error_with_retry_after(
     tiny: McpHttp, tiny_plan_app: Application
 ) -> None:
-    results = [tiny.call("get_school", {"urn": "100001"}) for _ in range(3)]
+    responses = [
+        tiny.modern("tools/call", {"name": "get_school", "arguments": {"urn": "100001"}})
+        for _ in range(3)
+    ]
+    results = [r.json()["result"] for r in responses]
     assert [r["isError"] for r in results] == [False, False, True]
     error = results[2]["structuredContent"]["error"]
     assert error["code"] == "rate_limit_exceeded"
     assert error["details"]["retry_after"] >= 1
+    # The HTTP answer is 200 (a tool error), with the header a REST 429 carries as well.
+    assert responses[2].status_code == 200
+    assert responses[2].headers["retry-after"] == str(error["details"]["retry_after"])
+    assert "retry-after" not in responses[0].headers
     assert "rate_limit_exceeded" in results[2]["content"][0]["text"]
     assert used(tiny_plan_app, "acme-developer") == 2
 
@@ -255,4 +263,6 @@ def test_the_quota_inside_a_tool_call_is_a_tool_error_with_retry_after(
     assert error["code"] == "quota_exceeded"
     assert error["details"]["retry_after"] > 24 * 3600  # until the next calendar month
     assert outcomes[3].headers["x-quota-remaining"] == "0"
+    assert outcomes[3].headers["retry-after"] == str(error["details"]["retry_after"])
+    assert "retry-after" not in outcomes[2].headers
     assert used(tiny_plan_app, "acme-developer") == 3

@@ -166,7 +166,12 @@ class _ResponseEditor:
                 reading = await anyio.to_thread.run_sync(self._app.meter.peek, caller)
             except DataUnavailable:
                 return [NO_STORE]
-        return [(k.lower().encode(), v.encode()) for k, v in reading.headers().items()] + [NO_STORE]
+        extra = [(k.lower().encode(), v.encode()) for k, v in reading.headers().items()]
+        if self._request.retry_after is not None:
+            # The call is a tool error (HTTP 200, docs/mcp.md), but a client or proxy that
+            # backs off by the header finds the same Retry-After as on a REST 429.
+            extra.append((b"retry-after", str(self._request.retry_after).encode()))
+        return [*extra, NO_STORE]
 
 
 def _json_rpc_error(code: int, message: str) -> bytes:

@@ -64,7 +64,7 @@ def invoke(
             request.reading = app.meter.admit(caller, tool.feature)
         payload = run()
     except LimitReached as limited:
-        request.reading = limited.reading
+        request.reading, request.retry_after = limited.reading, limited.retry_after
         details = {**limited.details, "retry_after": limited.retry_after}
         message = f"{limited.message} Retry after {limited.retry_after} s."
         return failure(request, limited.code, message, details)

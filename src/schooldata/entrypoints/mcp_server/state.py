@@ -24,6 +24,7 @@ class McpRequest:
     request_id: str
     base_url: str
     reading: MeterReading | None = None
+    retry_after: int | None = None  # seconds, when a tools/call met the rate limit or quota
 
     @property
     def keyed(self) -> bool:
