@@ -48,6 +48,9 @@ def _measure(calls: list[Callable[[], Any]], seconds: float) -> dict[str, float]
 
 
 def measure(spec: dict[str, Any]) -> dict[str, Any]:
+    from schooldata.application.operations.declaration import Entry
+    from schooldata.application.operations.registry import REGISTRY
+    from schooldata.application.pipeline import Trusted
     from schooldata.application.search_schools import PublicSearchRequest
     from schooldata.bootstrap import bootstrap
     from schooldata.settings import load_settings
@@ -70,16 +73,15 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
         (lambda pc=pc: app.search_schools.execute(PublicSearchRequest(postcode=pc, radius_miles=2)))
         for pc in spec["postcodes"]
     ]
-    nearby = [
-        (lambda pc=pc: app.commercial.nearby({"postcode": pc, "radius_miles": "2"}, plan))
-        for pc in spec["postcodes"]
-    ]
+    trusted = Trusted(plan)
+    entry = Entry(None, REGISTRY["nearbySchools"])
+
+    def nearby_of(arguments: dict[str, str]) -> Callable[[], object]:
+        return lambda: app.pipeline.call(entry, arguments, credentials=trusted)
+
+    nearby = [nearby_of({"postcode": pc, "radius_miles": "2"}) for pc in spec["postcodes"]]
     nearby_point = [
-        (
-            lambda la=la, lo=lo: app.commercial.nearby(
-                {"latitude": str(la), "longitude": str(lo), "radius_miles": "2"}, plan
-            )
-        )
+        nearby_of({"latitude": str(la), "longitude": str(lo), "radius_miles": "2"})
         for la, lo in spec["points"]
     ]
     return {

@@ -25,6 +25,7 @@ from schooldata.adapters.memory.lookups import CachedDatasets, CachedPostcodes, 
 from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.adapters.system import SecureIds, SystemClock
+from schooldata.application.operations.declaration import Port
 from schooldata.application.service import Application, Ports, build_application
 from schooldata.domain.plans import PlanCatalogue, catalogue_from_mapping
 from schooldata.ports.clock import Clock, IdSource
@@ -90,7 +91,12 @@ def bootstrap_memory(
         clock=clock or SystemClock(),
         ids=ids or SecureIds(),
     )
-    return build_application(ports=ports, plans=plans or PlanCatalogue(), key_secret=secret)
+    return build_application(
+        ports=ports,
+        plans=plans or PlanCatalogue(),
+        key_secret=secret,
+        nonblocking=frozenset(Port),  # every port is a dict in memory
+    )
 
 
 def bootstrap(

@@ -1,10 +1,12 @@
-"""The dataset commands call the application's dataset API with the right plan and show its
-answers in every format. A hand-written fake stands in for `app.datasets_api` here; the
-REST twin comparisons (rankings among them) are in test_cli_queries.py."""
+"""The dataset commands run the same operations as their REST twins (one pipeline) and show
+their answers whole in every format: JSON is the API's `data`, CSV flattens every field, a
+table shows a record above its rows. The REST twin comparisons of the lists are in
+test_cli_queries.py."""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -12,73 +14,49 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from litestar.testing import TestClient
+from tests.conftest import issue_key
+from tests.support.dataset import build_store
 
 from schooldata.application.service import Application
-from schooldata.domain.errors import LimitExceedsPlan
-from schooldata.domain.plans import Plan
+from schooldata.bootstrap import bootstrap_memory
+from schooldata.domain.ofsted import GradedInspection, InspectionRecord, UngradedInspection
+from schooldata.domain.urn import Urn
 from schooldata.entrypoints.cli.app import cli
+from schooldata.entrypoints.cli.output import csv_cell, flatten
 from schooldata.entrypoints.cli.runtime import CliRuntime
 from schooldata.settings import Settings
 
-
-class FakeDatasets:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, Any, Any]] = []
-
-    def inspections(self, urn_raw: str) -> Any:
-        self.calls.append(("inspections", urn_raw, None))
-        return {
-            "school": {"urn": int(urn_raw), "name": "St Mary's"},
-            "latest_report_card": None,
-            "inspections": [
-                {"date": "2024-03-01", "kind": "graded", "grade": 2},
-                {"date": "2021-05-01", "kind": "ungraded", "outcome": "Remains Good"},
-            ],
-            "note": "Not comparable.",
-        }
-
-    def results(self, urn_raw: str) -> Any:
-        return {"urn": int(urn_raw), "ks4": {"attainment8": {"value": 46.0, "status": "reported"}}}
-
-    def admissions(self, urn_raw: str) -> Any:
-        return {"urn": int(urn_raw), "applications": None}
-
-    def finance(self, urn_raw: str) -> Any:
-        return {"urn": int(urn_raw), "income": None}
-
-    def compare(self, urns: list[str], plan: Plan) -> Any:
-        if len(urns) > plan.compare_max:
-            raise LimitExceedsPlan("urns", plan.compare_max, plan.name)
-        self.calls.append(("compare", urns, plan.name))
-        return {  # the API's shape: the compared schools and nothing else
-            "schools": [{"urn": int(u), "name": f"School {u}", "svc_score": None} for u in urns],
-        }
-
-
-class WithDatasets:
-    """The application, plus the dataset API it will soon carry itself."""
-
-    def __init__(self, app: Application, datasets: FakeDatasets) -> None:
-        self._app = app
-        self.datasets_api = datasets
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._app, name)
+INSPECTIONS = [
+    InspectionRecord(
+        Urn(100001),
+        GradedInspection(dt.date(2024, 3, 1), dt.date(2024, 4, 2), "S5", 2, {}, True),
+        "10001",
+    ),
+    InspectionRecord(
+        Urn(100001),
+        UngradedInspection(dt.date(2021, 5, 1), None, "S8", "School remains Good"),
+        "10002",
+    ),
+]
 
 
 @pytest.fixture
-def datasets() -> FakeDatasets:
-    return FakeDatasets()
+def app() -> Application:
+    store = build_store()
+    with store.transaction() as tx:
+        tx.replace_inspections(dataset="ofsted_all_inspections", records=INSPECTIONS)
+    return bootstrap_memory(store=store)
 
 
 @pytest.fixture
-def run(app: Application, datasets: FakeDatasets, tmp_path: Path) -> Any:
+def run(app: Application, tmp_path: Path) -> Any:
     def load_settings(environ: Any = None, **overrides: Any) -> Settings:
-        return Settings(home=tmp_path)
+        return Settings(home=tmp_path, base_url="http://testserver.local")
 
     runtime = CliRuntime(
         load_settings=load_settings,
-        build_app=lambda settings, **_: WithDatasets(app, datasets),  # type: ignore[arg-type,return-value]
+        build_app=lambda settings, **_: app,
         serve=print,
         upgrade=print,
         importers=dict,
@@ -91,60 +69,87 @@ def run(app: Application, datasets: FakeDatasets, tmp_path: Path) -> Any:
     return invoke
 
 
-def test_json_is_the_dataset_apis_answer_unchanged(run: Any, datasets: FakeDatasets) -> None:
-    result = run("--format", "json", "inspections", "100001")
+def rest_data(client: TestClient[Any], app: Application, path: str, **kwargs: Any) -> Any:
+    key = issue_key(app, "enterprise", org="cli-twin")
+    headers = {"Authorization": f"Bearer {key}"}
+    if "json" in kwargs:
+        response = client.post(path, headers=headers, **kwargs)
+    else:
+        response = client.get(path, headers=headers, **kwargs)
+    assert response.status_code == 200, response.text
+    return response.json()["data"]
+
+
+@pytest.mark.parametrize(
+    ("words", "path"),
+    [
+        (["inspections", "100001"], "/api/v1/schools/100001/inspections"),
+        (["results", "100002"], "/api/v1/schools/100002/results"),
+        (["admissions", "100001"], "/api/v1/schools/100001/admissions"),
+        (["finance", "100002"], "/api/v1/schools/100002/finance"),
+    ],
+)
+def test_json_is_the_rest_twins_data_unchanged(
+    run: Any, client: TestClient[Any], app: Application, words: list[str], path: str
+) -> None:
+    result = run("--format", "json", *words)
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout) == FakeDatasets().inspections("100001")
-    assert datasets.calls == [("inspections", "100001", None)]
+    shown = json.loads(result.stdout)
+    expected = rest_data(client, app, path)
+    # Record URLs point at the configured base URL on both faces.
+    assert shown == expected
 
 
-def test_a_record_answer_as_csv_is_one_flattened_row(run: Any) -> None:
+def test_a_record_answer_as_csv_is_one_row_of_every_flattened_field(run: Any) -> None:
+    shown = json.loads(run("--format", "json", "results", "100002").stdout)
     result = run("--format", "csv", "results", "100002")
-    assert result.stdout.splitlines() == [
-        "urn,ks4.attainment8.value,ks4.attainment8.status",
-        "100002,46.0,reported",
-    ]
+    assert result.exit_code == 0, result.stderr
+    [row] = list(csv.DictReader(io.StringIO(result.stdout)))
+    flat = flatten(shown)
+    assert list(row) == list(flat)
+    assert row == {key: csv_cell(value) for key, value in flat.items()}
 
 
 def test_a_record_holding_a_list_as_csv_is_one_row_with_every_field(run: Any) -> None:
+    shown = json.loads(run("--format", "json", "inspections", "100001").stdout)
+    assert shown["inspections"], "the dataset holds inspections for 100001"
     result = run("--format", "csv", "inspections", "100001")
     assert result.exit_code == 0, result.stderr
     [row] = list(csv.DictReader(io.StringIO(result.stdout)))
-    assert row == {
-        "school.urn": "100001",
-        "school.name": "St Mary's",
-        "latest_report_card": "",
-        "inspections.0.date": "2024-03-01",
-        "inspections.0.kind": "graded",
-        "inspections.0.grade": "2",
-        "inspections.1.date": "2021-05-01",
-        "inspections.1.kind": "ungraded",
-        "inspections.1.outcome": "Remains Good",
-        "note": "Not comparable.",
-    }
+    assert row == {key: csv_cell(value) for key, value in flatten(shown).items()}
+    assert "inspections.0.inspection_date" in row
 
 
 def test_a_record_holding_a_list_as_a_table_shows_the_record_and_the_rows(run: Any) -> None:
+    shown = json.loads(run("--format", "json", "inspections", "100001").stdout)
     result = run("inspections", "100001")
     assert result.exit_code == 0, result.stderr
-    for shown in ("St Mary's", "Not comparable.", "2024-03-01", "Remains Good", "outcome"):
-        assert shown in result.stdout
+    first = shown["inspections"][0]
+    for text in (shown["school"]["name"], shown["note"][:20], first["inspection_date"]):
+        assert text in result.stdout
 
 
-def test_compare_as_csv_is_one_row_per_school(run: Any, datasets: FakeDatasets) -> None:
+def test_compare_as_csv_is_one_row_per_school(
+    run: Any, client: TestClient[Any], app: Application
+) -> None:
     result = run("--format", "csv", "compare", "100002", "100003")
     assert result.exit_code == 0, result.stderr
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
-    assert [(r["urn"], r["svc_score"]) for r in rows] == [("100002", ""), ("100003", "")]
-    assert datasets.calls == [("compare", ["100002", "100003"], "local (unrestricted)")]
+    expected = rest_data(
+        client, app, "/api/v1/schools/compare", json={"urns": ["100002", "100003"]}
+    )
+    assert [r["urn"] for r in rows] == ["100002", "100003"]
+    assert [r["svc_score"] for r in rows] == [csv_cell(s["svc_score"]) for s in expected["schools"]]
 
 
 def test_compare_is_bounded_by_the_plan_only_with_as_plan(run: Any) -> None:
     urns = [str(100001 + n) for n in range(11)]
-    assert run("--format", "json", "compare", *urns).exit_code == 0
     refused = run("--as-plan", "professional", "compare", *urns)
     assert refused.exit_code == 4
     assert refused.stderr.strip() == "Error: 'urns' may be at most 10 on the professional plan."
+    locally = run("--format", "json", "compare", *urns)
+    # Locally there is no plan bound: the same URNs are refused only for what the data says.
+    assert locally.exit_code != 4, locally.stderr
 
 
 @pytest.mark.parametrize(
@@ -157,10 +162,8 @@ def test_compare_is_bounded_by_the_plan_only_with_as_plan(run: Any) -> None:
         ("professional", ["finance", "100002"]),
     ],
 )
-def test_features_outside_the_plan_exit_4_before_any_query(
-    run: Any, datasets: FakeDatasets, plan: str, args: list[str]
-) -> None:
+def test_features_outside_the_plan_exit_4_in_one_line(run: Any, plan: str, args: list[str]) -> None:
     result = run("--as-plan", plan, *args)
     assert result.exit_code == 4
     assert len(result.stderr.splitlines()) == 1
-    assert datasets.calls == []
+    assert result.stdout == ""

@@ -23,7 +23,6 @@ from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap, bootstrap_memory, build_asgi
 from schooldata.domain.plans import Feature
-from schooldata.entrypoints.rest.gate import FEATURE_KEY
 from schooldata.entrypoints.rest.replay import (
     Answer,
     AnswerStore,
@@ -32,6 +31,7 @@ from schooldata.entrypoints.rest.replay import (
     VersionWatch,
     json_id,
 )
+from schooldata.entrypoints.rest.routes import FEATURE_KEY
 from schooldata.entrypoints.rest.transport import REQUEST_ID_KEY, Receive, Scope, Send
 from schooldata.ports.keys import WouldBlock
 from schooldata.settings import Settings, load_settings

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.operations import Operations
 
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.application.commercial import CommercialSchools
@@ -59,7 +60,7 @@ SERVED = [s for s in SCHOOLS if s.status != "Closed"]
 
 
 @pytest.fixture(scope="module")
-def commercial() -> CommercialSchools:
+def commercial() -> Operations:
     store = InMemoryStore(SCHOOLS)
     with store.transaction() as tx:
         tx.replace_postcodes(
@@ -69,130 +70,130 @@ def commercial() -> CommercialSchools:
             ],
             source="codepoint_open",
         )
-    return CommercialSchools(schools=store, postcodes=store, links=store)
+    return Operations(commercial=CommercialSchools(schools=store, postcodes=store, links=store))
 
 
 # ---------------------------------------------------------------------------- parameters
 
 
-def test_unknown_parameters_are_rejected_and_named(commercial: CommercialSchools) -> None:
+def test_unknown_parameters_are_rejected_and_named(commercial: Operations) -> None:
     with pytest.raises(UnknownParameter) as caught:
-        commercial.list({"phase": "primary", "limit": "5", "colour": "red"}, DEVELOPER)
+        commercial.call(
+            "listSchools", {"phase": "primary", "limit": "5", "colour": "red"}, DEVELOPER
+        )
     assert caught.value.code == "unknown_parameter"
     assert caught.value.details == {"parameters": ["colour", "limit"]}
 
 
-def test_search_does_not_accept_location_parameters(commercial: CommercialSchools) -> None:
+def test_search_does_not_accept_location_parameters(commercial: Operations) -> None:
     with pytest.raises(UnknownParameter) as caught:
-        commercial.search({"q": "oak", "postcode": "SW1A 1AA"}, DEVELOPER)
+        commercial.call("searchSchoolsCommercial", {"q": "oak", "postcode": "SW1A 1AA"}, DEVELOPER)
     assert caught.value.details["parameters"] == ["postcode"]
 
 
-def test_a_postcode_and_coordinates_together_are_rejected(commercial: CommercialSchools) -> None:
+def test_a_postcode_and_coordinates_together_are_rejected(commercial: Operations) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list(
-            {"postcode": "SW1A 1AA", "latitude": "51.5", "longitude": "-0.1"}, DEVELOPER
+        commercial.call(
+            "listSchools",
+            {"postcode": "SW1A 1AA", "latitude": "51.5", "longitude": "-0.1"},
+            DEVELOPER,
         )
     assert caught.value.parameter == "postcode"
 
 
 @pytest.mark.parametrize("params", [{"latitude": "51.5"}, {"longitude": "-0.1"}])
-def test_latitude_and_longitude_go_together(
-    commercial: CommercialSchools, params: dict[str, str]
-) -> None:
+def test_latitude_and_longitude_go_together(commercial: Operations, params: dict[str, str]) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list(params, DEVELOPER)
+        commercial.call("listSchools", params, DEVELOPER)
     assert caught.value.parameter == "latitude"
 
 
 @pytest.mark.parametrize(("name", "value"), [("latitude", "90.5"), ("longitude", "-180.1")])
 def test_coordinates_outside_the_globe_are_rejected(
-    commercial: CommercialSchools, name: str, value: str
+    commercial: Operations, name: str, value: str
 ) -> None:
     params = {"latitude": "51.5", "longitude": "-0.1", name: value}
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list(params, DEVELOPER)
+        commercial.call("listSchools", params, DEVELOPER)
     assert caught.value.parameter == name
 
 
-def test_a_radius_without_an_origin_is_rejected(commercial: CommercialSchools) -> None:
+def test_a_radius_without_an_origin_is_rejected(commercial: Operations) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list({"radius_miles": "5"}, DEVELOPER)
+        commercial.call("listSchools", {"radius_miles": "5"}, DEVELOPER)
     assert caught.value.parameter == "radius_miles"
 
 
 @pytest.mark.parametrize("radius", ["0.09", "100.01"])
-def test_a_radius_outside_its_bounds_is_rejected(
-    commercial: CommercialSchools, radius: str
-) -> None:
+def test_a_radius_outside_its_bounds_is_rejected(commercial: Operations, radius: str) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list({"postcode": "SW1A 1AA", "radius_miles": radius}, DEVELOPER)
+        commercial.call("listSchools", {"postcode": "SW1A 1AA", "radius_miles": radius}, DEVELOPER)
     assert caught.value.parameter == "radius_miles"
 
 
-def test_sort_by_distance_without_an_origin_is_rejected(commercial: CommercialSchools) -> None:
+def test_sort_by_distance_without_an_origin_is_rejected(commercial: Operations) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list({"sort": "distance"}, DEVELOPER)
+        commercial.call("listSchools", {"sort": "distance"}, DEVELOPER)
     assert caught.value.parameter == "sort"
 
 
-def test_sort_by_relevance_without_q_is_rejected(commercial: CommercialSchools) -> None:
+def test_sort_by_relevance_without_q_is_rejected(commercial: Operations) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list({"sort": "relevance"}, DEVELOPER)
+        commercial.call("listSchools", {"sort": "relevance"}, DEVELOPER)
     assert caught.value.parameter == "sort"
 
 
-def test_an_unknown_sort_is_rejected(commercial: CommercialSchools) -> None:
+def test_an_unknown_sort_is_rejected(commercial: Operations) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list({"sort": "popularity"}, DEVELOPER)
+        commercial.call("listSchools", {"sort": "popularity"}, DEVELOPER)
     assert caught.value.parameter == "sort"
 
 
-def test_per_page_above_the_plan_maximum_exceeds_the_plan(commercial: CommercialSchools) -> None:
+def test_per_page_above_the_plan_maximum_exceeds_the_plan(commercial: Operations) -> None:
     with pytest.raises(LimitExceedsPlan) as caught:
-        commercial.list({"per_page": "26"}, DEVELOPER)
+        commercial.call("listSchools", {"per_page": "26"}, DEVELOPER)
     assert caught.value.details == {"parameter": "per_page", "max": 25}
 
 
-def test_a_bigger_plan_allows_a_bigger_page(commercial: CommercialSchools) -> None:
-    assert commercial.list({"per_page": "50"}, PROFESSIONAL).per_page == 50
+def test_a_bigger_plan_allows_a_bigger_page(commercial: Operations) -> None:
+    assert commercial.call("listSchools", {"per_page": "50"}, PROFESSIONAL).per_page == 50
     with pytest.raises(LimitExceedsPlan):
-        commercial.list({"per_page": "51"}, PROFESSIONAL)
+        commercial.call("listSchools", {"per_page": "51"}, PROFESSIONAL)
 
 
-def test_per_page_defaults_to_20(commercial: CommercialSchools) -> None:
-    answer = commercial.list({}, DEVELOPER)
+def test_per_page_defaults_to_20(commercial: Operations) -> None:
+    answer = commercial.call("listSchools", {}, DEVELOPER)
     assert answer.per_page == 20
     assert answer.page == 1
     assert len(answer.result.hits) == 20
 
 
 @pytest.mark.parametrize("page", ["0", "-1", "abc", "1.5"])
-def test_an_invalid_page_is_rejected(commercial: CommercialSchools, page: str) -> None:
+def test_an_invalid_page_is_rejected(commercial: Operations, page: str) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list({"page": page}, DEVELOPER)
+        commercial.call("listSchools", {"page": page}, DEVELOPER)
     assert caught.value.parameter == "page"
 
 
-def test_a_page_with_repeated_signs_is_an_invalid_parameter(commercial: CommercialSchools) -> None:
+def test_a_page_with_repeated_signs_is_an_invalid_parameter(commercial: Operations) -> None:
     with pytest.raises(InvalidParameter):
-        commercial.list({"page": "--1"}, DEVELOPER)
+        commercial.call("listSchools", {"page": "--1"}, DEVELOPER)
 
 
-def test_an_unknown_postcode_is_unknown(commercial: CommercialSchools) -> None:
+def test_an_unknown_postcode_is_unknown(commercial: Operations) -> None:
     with pytest.raises(UnknownPostcode):
-        commercial.nearby({"postcode": "ZZ9 9ZZ"}, DEVELOPER)
+        commercial.call("nearbySchools", {"postcode": "ZZ9 9ZZ"}, DEVELOPER)
 
 
-def test_search_requires_q(commercial: CommercialSchools) -> None:
+def test_search_requires_q(commercial: Operations) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.search({"phase": "primary"}, DEVELOPER)
+        commercial.call("searchSchoolsCommercial", {"phase": "primary"}, DEVELOPER)
     assert caught.value.parameter == "q"
 
 
-def test_nearby_requires_an_origin(commercial: CommercialSchools) -> None:
+def test_nearby_requires_an_origin(commercial: Operations) -> None:
     with pytest.raises(InvalidParameter):
-        commercial.nearby({"q": "oak"}, DEVELOPER)
+        commercial.call("nearbySchools", {"q": "oak"}, DEVELOPER)
 
 
 @pytest.mark.parametrize(
@@ -205,9 +206,9 @@ def test_nearby_requires_an_origin(commercial: CommercialSchools) -> None:
         ("q", "a"),
     ],
 )
-def test_filter_values_are_validated(commercial: CommercialSchools, name: str, value: str) -> None:
+def test_filter_values_are_validated(commercial: Operations, name: str, value: str) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.list({name: value}, DEVELOPER)
+        commercial.call("listSchools", {name: value}, DEVELOPER)
     assert caught.value.parameter == name
 
 
@@ -220,46 +221,48 @@ def test_filter_values_are_validated(commercial: CommercialSchools, name: str, v
     sort=st.sampled_from([None, "name", "urn", "score"]),
 )
 def test_paging_through_the_list_visits_every_school_exactly_once(
-    commercial: CommercialSchools, per_page: int, sort: str | None
+    commercial: Operations, per_page: int, sort: str | None
 ) -> None:
     params: dict[str, object] = {"per_page": per_page}
     if sort is not None:
         params["sort"] = sort
-    first = commercial.list({**params, "page": 1}, DEVELOPER)
+    first = commercial.call("listSchools", {**params, "page": 1}, DEVELOPER)
     assert first.result.total == len(SERVED)
     assert first.total_pages == -(-len(SERVED) // per_page)
     seen: list[Urn] = []
     for page in range(1, first.total_pages + 1):
-        answer = commercial.list({**params, "page": str(page)}, DEVELOPER)
+        answer = commercial.call("listSchools", {**params, "page": str(page)}, DEVELOPER)
         assert answer.result.total == len(SERVED)
         seen.extend(h.school.urn for h in answer.result.hits)
     assert len(seen) == len(set(seen)) == len(SERVED)
     assert set(seen) == {s.urn for s in SERVED}
 
 
-def test_a_page_past_the_last_is_empty_with_true_totals(commercial: CommercialSchools) -> None:
-    answer = commercial.list({"page": "99"}, DEVELOPER)
+def test_a_page_past_the_last_is_empty_with_true_totals(commercial: Operations) -> None:
+    answer = commercial.call("listSchools", {"page": "99"}, DEVELOPER)
     assert answer.result.hits == ()
     assert answer.result.total == len(SERVED)
     assert answer.total_pages == 3
 
 
-def test_closed_schools_are_not_listed(commercial: CommercialSchools) -> None:
-    answer = commercial.list({"per_page": 100}, ENTERPRISE)
+def test_closed_schools_are_not_listed(commercial: Operations) -> None:
+    answer = commercial.call("listSchools", {"per_page": 100}, ENTERPRISE)
     assert Urn(199999) not in {h.school.urn for h in answer.result.hits}
 
 
-def test_name_order_breaks_ties_by_urn(commercial: CommercialSchools) -> None:
-    hits = commercial.list({"per_page": 100, "sort": "name"}, ENTERPRISE).result.hits
+def test_name_order_breaks_ties_by_urn(commercial: Operations) -> None:
+    hits = commercial.call("listSchools", {"per_page": 100, "sort": "name"}, ENTERPRISE).result.hits
     keys = [(h.school.name.lower(), h.school.urn.value) for h in hits]
     assert keys == sorted(keys)
 
 
 def test_nearby_by_coordinates_is_nearest_first_within_the_radius(
-    commercial: CommercialSchools,
+    commercial: Operations,
 ) -> None:
-    answer = commercial.nearby(
-        {"latitude": "51.5", "longitude": "-0.13", "radius_miles": "3", "per_page": "25"}, DEVELOPER
+    answer = commercial.call(
+        "nearbySchools",
+        {"latitude": "51.5", "longitude": "-0.13", "radius_miles": "3", "per_page": "25"},
+        DEVELOPER,
     )
     assert answer.with_distance
     distances = [h.distance_miles for h in answer.result.hits]
@@ -268,8 +271,9 @@ def test_nearby_by_coordinates_is_nearest_first_within_the_radius(
     assert all(d is not None and d <= 3 for d in distances)
 
 
-def test_filters_combine(commercial: CommercialSchools) -> None:
-    answer = commercial.list(
+def test_filters_combine(commercial: Operations) -> None:
+    answer = commercial.call(
+        "listSchools",
         {"phase": "primary", "local_authority": "camden", "gender": "Mixed", "per_page": "25"},
         DEVELOPER,
     )
@@ -281,40 +285,46 @@ def test_filters_combine(commercial: CommercialSchools) -> None:
     assert {h.school.urn for h in answer.result.hits} == expected
 
 
-def test_local_authority_matches_by_code_too(commercial: CommercialSchools) -> None:
-    by_code = commercial.list({"local_authority": "213", "per_page": 25}, DEVELOPER).result
-    by_name = commercial.list({"local_authority": "Westminster", "per_page": 25}, DEVELOPER).result
+def test_local_authority_matches_by_code_too(commercial: Operations) -> None:
+    by_code = commercial.call(
+        "listSchools", {"local_authority": "213", "per_page": 25}, DEVELOPER
+    ).result
+    by_name = commercial.call(
+        "listSchools", {"local_authority": "Westminster", "per_page": 25}, DEVELOPER
+    ).result
     assert by_code == by_name
     assert by_code.total > 0
 
 
-def test_min_score_excludes_unscored_schools(commercial: CommercialSchools) -> None:
-    hits = commercial.list({"min_score": "50", "per_page": 100}, ENTERPRISE).result.hits
+def test_min_score_excludes_unscored_schools(commercial: Operations) -> None:
+    hits = commercial.call(
+        "listSchools", {"min_score": "50", "per_page": 100}, ENTERPRISE
+    ).result.hits
     assert hits
     assert all(h.school.svc_score is not None and h.school.svc_score >= 50 for h in hits)
 
 
-def test_the_profile_of_an_open_school(commercial: CommercialSchools) -> None:
-    profile = commercial.profile(str(SERVED[0].urn))
+def test_the_profile_of_an_open_school(commercial: Operations) -> None:
+    profile = commercial.uses.commercial.profile(str(SERVED[0].urn))
     assert profile.school == SERVED[0]
     assert profile.links == ()
 
 
-def test_the_profile_of_a_closed_school_is_not_found(commercial: CommercialSchools) -> None:
+def test_the_profile_of_a_closed_school_is_not_found(commercial: Operations) -> None:
     with pytest.raises(SchoolNotFound):
-        commercial.profile("199999")
+        commercial.uses.commercial.profile("199999")
 
 
-def test_the_profile_needs_a_valid_urn(commercial: CommercialSchools) -> None:
+def test_the_profile_needs_a_valid_urn(commercial: Operations) -> None:
     with pytest.raises(InvalidUrn):
-        commercial.profile("19999")
+        commercial.uses.commercial.profile("19999")
 
 
-def test_local_authorities_are_counted_and_filterable(commercial: CommercialSchools) -> None:
-    page = commercial.local_authorities({}, DEVELOPER)
+def test_local_authorities_are_counted_and_filterable(commercial: Operations) -> None:
+    page = commercial.call("listLocalAuthorities", {}, DEVELOPER)
     assert [a.name for a in page.items] == ["Birmingham", "Camden", "Hackney", "Westminster"]
     assert sum(a.schools for a in page.items) == len(SERVED)
-    filtered = commercial.local_authorities({"q": "hack"}, DEVELOPER)
+    filtered = commercial.call("listLocalAuthorities", {"q": "hack"}, DEVELOPER)
     assert [(a.code, a.name) for a in filtered.items] == [("204", "Hackney")]
     with pytest.raises(UnknownParameter):
-        commercial.local_authorities({"phase": "primary"}, DEVELOPER)
+        commercial.call("listLocalAuthorities", {"phase": "primary"}, DEVELOPER)

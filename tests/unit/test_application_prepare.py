@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.support.operations import Operations
 
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.application.commercial import CommercialSchools, PostcodeOrigin
@@ -70,13 +71,13 @@ def postcodes(store: InMemoryStore) -> CountingPostcodes:
 
 
 @pytest.fixture
-def commercial(store: InMemoryStore, postcodes: CountingPostcodes) -> CommercialSchools:
-    return CommercialSchools(schools=store, postcodes=postcodes, links=store)
+def commercial(store: InMemoryStore, postcodes: CountingPostcodes) -> Operations:
+    return Operations(commercial=CommercialSchools(schools=store, postcodes=postcodes, links=store))
 
 
 @pytest.fixture
-def school_data(store: InMemoryStore) -> SchoolData:
-    return SchoolData(schools=store, measures=store, inspections=store)
+def school_data(store: InMemoryStore) -> Operations:
+    return Operations(school_data=SchoolData(schools=store, measures=store, inspections=store))
 
 
 # ---------------------------------------------------------------------------- lists
@@ -95,60 +96,62 @@ def school_data(store: InMemoryStore) -> SchoolData:
     ],
 )
 def test_preparing_a_nearby_question_refuses_bad_arguments_without_a_lookup(
-    commercial: CommercialSchools,
+    commercial: Operations,
     postcodes: CountingPostcodes,
     params: dict[str, Any],
     parameter: str,
 ) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.prepare_nearby(params, DEVELOPER)
+        commercial.prepare("nearbySchools", params, DEVELOPER)
     assert not isinstance(caught.value, UnknownPostcode)
     assert caught.value.parameter == parameter
     assert postcodes.lookups == 0
 
 
 def test_sort_by_distance_without_an_origin_is_refused_when_a_search_is_prepared(
-    commercial: CommercialSchools,
+    commercial: Operations,
 ) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        commercial.prepare_search({"q": "st", "sort": "distance"}, DEVELOPER)
+        commercial.prepare("searchSchoolsCommercial", {"q": "st", "sort": "distance"}, DEVELOPER)
     assert caught.value.parameter == "sort"
 
 
 def test_a_well_formed_postcode_is_looked_up_only_when_the_question_is_answered(
-    commercial: CommercialSchools, postcodes: CountingPostcodes
+    commercial: Operations, postcodes: CountingPostcodes
 ) -> None:
-    request = commercial.prepare_nearby({"postcode": "ZZ9 9ZZ"}, DEVELOPER)
+    request = commercial.prepare("nearbySchools", {"postcode": "ZZ9 9ZZ"}, DEVELOPER)
     assert isinstance(request.origin, PostcodeOrigin)
     assert postcodes.lookups == 0
     with pytest.raises(UnknownPostcode):
-        commercial.find(request)
+        commercial.uses.commercial.find(request)
     assert postcodes.lookups == 1
 
 
 def test_a_prepared_question_answers_as_the_one_step_use_case(
-    commercial: CommercialSchools,
+    commercial: Operations,
 ) -> None:
     params = {"postcode": "sw1a 1aa", "radius_miles": "3", "per_page": "2"}
-    prepared = commercial.find(commercial.prepare_nearby(params, DEVELOPER))
-    assert prepared == commercial.nearby(params, DEVELOPER)
+    prepared = commercial.uses.commercial.find(
+        commercial.prepare("nearbySchools", params, DEVELOPER)
+    )
+    assert prepared == commercial.call("nearbySchools", params, DEVELOPER)
     assert prepared.with_distance
     assert prepared.per_page == 2
 
 
 def test_an_integral_number_is_an_integer_and_a_fraction_is_not(
-    commercial: CommercialSchools,
+    commercial: Operations,
 ) -> None:
-    assert commercial.prepare_list({"per_page": 5.0}, DEVELOPER).per_page == 5
+    assert commercial.prepare("listSchools", {"per_page": 5.0}, DEVELOPER).per_page == 5
     with pytest.raises(LimitExceedsPlan):
-        commercial.prepare_list({"per_page": 60.0}, DEVELOPER)
+        commercial.prepare("listSchools", {"per_page": 60.0}, DEVELOPER)
     with pytest.raises(InvalidParameter) as caught:
-        commercial.prepare_list({"page": 1.5}, DEVELOPER)
+        commercial.prepare("listSchools", {"page": 1.5}, DEVELOPER)
     assert caught.value.parameter == "page"
 
 
-def test_enum_parameters_are_read_in_any_case(commercial: CommercialSchools) -> None:
-    request = commercial.prepare_list({"phase": "Primary", "gender": "Mixed"}, DEVELOPER)
+def test_enum_parameters_are_read_in_any_case(commercial: Operations) -> None:
+    request = commercial.prepare("listSchools", {"phase": "Primary", "gender": "Mixed"}, DEVELOPER)
     assert request.gender == "mixed"
     assert {phase.value for phase in request.phases} == {"primary"}
 
@@ -157,42 +160,44 @@ def test_enum_parameters_are_read_in_any_case(commercial: CommercialSchools) -> 
 
 
 def test_compare_takes_urns_written_as_text_or_as_the_integers_they_spell(
-    school_data: SchoolData,
+    school_data: Operations,
 ) -> None:
-    urns = school_data.prepare_compare(["100001", 100002], PROFESSIONAL)
+    urns = school_data.prepare("compareSchools", {"urns": ["100001", 100002]}, PROFESSIONAL)
     assert urns == (Urn(100001), Urn(100002))
-    compared = school_data.compare_schools(urns)
+    compared = school_data.uses.school_data.compare_schools(urns)
     assert [s.urn.value for s in compared.schools] == [100001, 100002]
 
 
 @pytest.mark.parametrize("bad", ["100484\n", "abc", 12345, True, None, 100002.5])
 def test_a_malformed_urn_in_a_comparison_is_an_invalid_urn_naming_urns(
-    school_data: SchoolData, bad: object
+    school_data: Operations, bad: object
 ) -> None:
     with pytest.raises(InvalidUrn) as caught:
-        school_data.prepare_compare(["100001", bad], PROFESSIONAL)
+        school_data.prepare("compareSchools", {"urns": ["100001", bad]}, PROFESSIONAL)
     assert caught.value.code == "invalid_urn"
     assert caught.value.details == {"parameter": "urns"}
 
 
-def test_the_same_urn_as_text_and_as_a_number_is_a_duplicate(school_data: SchoolData) -> None:
+def test_the_same_urn_as_text_and_as_a_number_is_a_duplicate(school_data: Operations) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        school_data.prepare_compare(["100001", 100001], PROFESSIONAL)
+        school_data.prepare("compareSchools", {"urns": ["100001", 100001]}, PROFESSIONAL)
     assert caught.value.code == "invalid_parameter"
     assert caught.value.parameter == "urns"
 
 
 def test_a_urn_no_open_school_has_is_found_out_only_when_compared(
-    school_data: SchoolData,
+    school_data: Operations,
 ) -> None:
-    urns = school_data.prepare_compare(["100001", "999999"], PROFESSIONAL)
+    urns = school_data.prepare("compareSchools", {"urns": ["100001", "999999"]}, PROFESSIONAL)
     with pytest.raises(SchoolNotFound):
-        school_data.compare_schools(urns)
+        school_data.uses.school_data.compare_schools(urns)
 
 
-def test_more_urns_than_the_plan_allows_exceed_the_plan(school_data: SchoolData) -> None:
+def test_more_urns_than_the_plan_allows_exceed_the_plan(school_data: Operations) -> None:
     with pytest.raises(LimitExceedsPlan):
-        school_data.prepare_compare([str(100001 + i) for i in range(11)], PROFESSIONAL)
+        school_data.prepare(
+            "compareSchools", {"urns": [str(100001 + i) for i in range(11)]}, PROFESSIONAL
+        )
 
 
 # ---------------------------------------------------------------------------- rankings
@@ -208,19 +213,21 @@ def test_more_urns_than_the_plan_allows_exceed_the_plan(school_data: SchoolData)
     ],
 )
 def test_preparing_rankings_refuses_bad_arguments(
-    school_data: SchoolData, params: dict[str, Any], parameter: str
+    school_data: Operations, params: dict[str, Any], parameter: str
 ) -> None:
     with pytest.raises(InvalidParameter) as caught:
-        school_data.prepare_rankings(params, PROFESSIONAL)
+        school_data.prepare("getRankings", params, PROFESSIONAL)
     assert caught.value.parameter == parameter
 
 
-def test_prepared_rankings_answer_as_the_one_step_use_case(school_data: SchoolData) -> None:
+def test_prepared_rankings_answer_as_the_one_step_use_case(school_data: Operations) -> None:
     params = {"metric": "SVC_SCORE", "phase": "Primary", "order": "asc", "per_page": 2.0}
-    request = school_data.prepare_rankings(params, PROFESSIONAL)
+    request = school_data.prepare("getRankings", params, PROFESSIONAL)
     assert request.metric == "svc_score"
     assert not request.descending
-    assert school_data.rank(request) == school_data.rankings(params, PROFESSIONAL)
+    assert school_data.uses.school_data.rank(request) == school_data.call(
+        "getRankings", params, PROFESSIONAL
+    )
 
 
 # ---------------------------------------------------------------------------- public search

@@ -11,6 +11,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from tests.support.operations import Operations
 
 from schooldata.application.import_dataset import DatasetKind
 from schooldata.application.service import Application
@@ -123,7 +124,9 @@ def test_compare_shows_the_newest_periods_progress8_as_null_not_last_years(
         record=dataset("gias_establishments"),
     )
     plan = PlanCatalogue().get("enterprise")
-    comparison = app.school_data.compare([str(SECONDARY), "100203"], plan)
+    comparison = Operations.of(app).call(
+        "compareSchools", {"urns": [str(SECONDARY), "100203"]}, plan
+    )
     period, progress8 = comparison.measures[Urn(SECONDARY)]["ks4_progress8_average"]
     assert (period, progress8.value, progress8.reason) == ("2024/25", None, "no_ks2_baseline")
     period, attainment8 = comparison.measures[Urn(SECONDARY)]["ks4_attainment8_average"]
@@ -171,8 +174,8 @@ def test_an_older_destinations_cohort_is_history_never_labelled_the_current_coho
 
 def test_rankings_of_a_year_use_that_years_figures(app: Application) -> None:
     plan = PlanCatalogue().get("enterprise")
-    ranking = app.school_data.rankings(
-        {"metric": "ks4_progress8_average", "phase": "secondary"}, plan
+    ranking = Operations.of(app).call(
+        "getRankings", {"metric": "ks4_progress8_average", "phase": "secondary"}, plan
     )
     # 2024/25 has no Progress 8: nobody is ranked on last year's figure as if it were current.
     assert ranking.total == 0

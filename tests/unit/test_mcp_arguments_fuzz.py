@@ -53,7 +53,7 @@ def test_no_arguments_make_a_tool_fail_internally(data: st.DataObject) -> None:
     request = McpRequest(
         caller=CALLER if keyed else None, request_id="req_test", base_url="http://t"
     )
-    result = invoke(APP, tool, request, arguments)
+    result = invoke(APP.pipeline, tool, request, arguments)
     if result.is_error:
         body = result.structured_content or {}
         code = body["error"]["code"] if keyed else body.get("code")

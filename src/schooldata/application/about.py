@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from schooldata.application import parameters as p
 from schooldata.application.paging import Page, PageRequest
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.licensing import SCHOOL_FIELDS, Exclusion, Licence
-from schooldata.domain.plans import Plan, PlanCatalogue
+from schooldata.domain.plans import PlanCatalogue
 from schooldata.ports.datasets import DatasetRegistry
 
 API_VERSION = "v1"
@@ -100,16 +99,6 @@ class About:
             )
         return out
 
-    def freshness_page(self, params: p.Params, plan: Plan) -> Page[Freshness]:
-        """The freshness list a page at a time, as every list is."""
-        return self.freshness_of(self.prepare_freshness(params, plan))
-
-    @staticmethod
-    def prepare_freshness(params: p.Params, plan: Plan) -> PageRequest:
-        """Every argument rule of the freshness list, looking nothing up (faces that meter
-        only validated calls check these first)."""
-        p.reject_unknown(params, ("page", "per_page"))
-        return PageRequest.parse(params, plan)
-
     def freshness_of(self, request: PageRequest) -> Page[Freshness]:
+        """The freshness list a page at a time, as every list is."""
         return request.of(self.freshness())

@@ -7,8 +7,7 @@ from typing import Generic, TypeVar
 
 from attrs import frozen
 
-from schooldata.application import parameters as p
-from schooldata.domain.plans import Plan
+from schooldata.application.operations.arguments import Arguments
 
 T = TypeVar("T")
 
@@ -22,9 +21,8 @@ class PageRequest:
     per_page: int
 
     @classmethod
-    def parse(cls, params: p.Params, plan: Plan) -> PageRequest:
-        page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
-        return cls(page=page, per_page=plan.per_page(p.integer(params, "per_page")))
+    def read(cls, args: Arguments) -> PageRequest:
+        return cls(page=args.page(), per_page=args.per_page())
 
     def of(self, items: Sequence[T]) -> Page[T]:
         """This page of `items` (all the matches, in their order)."""

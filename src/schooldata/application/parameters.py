@@ -37,7 +37,9 @@ def reject_unknown(params: Params, allowed: Collection[str]) -> None:
         raise UnknownParameter(unknown)
 
 
-def text(params: Params, name: str, *, min_length: int = 1, max_length: int = 200) -> str | None:
+def text(
+    params: Params, name: str, *, min_length: int = 1, max_length: int | None = 200
+) -> str | None:
     """A text parameter without its surrounding spaces. Its length bounds count the text as
     sent (the contract's and the documents' minLength/maxLength), as the public query's do."""
     value = params.get(name)
@@ -47,7 +49,7 @@ def text(params: Params, name: str, *, min_length: int = 1, max_length: int = 20
         raise InvalidParameter(name, f"{name} must be a string.")
     if len(value) < min_length:
         raise InvalidParameter(name, f"{name} must be at least {min_length} characters long.")
-    if len(value) > max_length:
+    if max_length is not None and len(value) > max_length:
         raise InvalidParameter(name, f"{name} must be at most {max_length} characters long.")
     return value.strip()
 

@@ -25,13 +25,12 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
-from schooldata.application import parameters as p
+from schooldata.application.operations.arguments import Arguments
 from schooldata.domain.catalogue import MEASURES, RESULT_TOPICS, Topic, codes_of, spec_of
 from schooldata.domain.errors import InvalidParameter, LimitExceedsPlan, SchoolNotFound
 from schooldata.domain.measure import Measure, MeasureStatus, missing
 from schooldata.domain.ofsted import InspectionRecord, inspection_history
 from schooldata.domain.phase import Phase, parse_phase
-from schooldata.domain.plans import Plan
 from schooldata.domain.results import (
     DESTINATIONS_COHORT_PERIOD,
     NO_KS2_BASELINE,
@@ -52,7 +51,6 @@ RANKING_METRICS: tuple[str, ...] = (
     "svc_score",
     *sorted(code for code, spec in MEASURES.items() if spec.rankable),
 )
-RANKING_PARAMETERS = frozenset({"metric", "phase", "local_authority", "order", "page", "per_page"})
 COMPARE_MINIMUM = 2
 # Headline measures shown even when unpublished, so their absence is explained, not hidden.
 # Each result topic's national headline: its newest period is the topic's current year.
@@ -173,12 +171,13 @@ class SchoolData:
             )
         return SchoolTopics(school=school, topics=tuple(out))
 
-    def compare(self, raw_urns: object, plan: Plan) -> Comparison:
-        return self.compare_schools(self.prepare_compare(raw_urns, plan))
-
     @staticmethod
-    def prepare_compare(raw_urns: object, plan: Plan) -> tuple[Urn, ...]:
+    def prepare_compare(args: Arguments) -> tuple[Urn, ...]:
         """The URNs to compare, in the order asked; every rule but "is it open" checked."""
+        raw_urns = args.given("urns")
+        plan = args.bounded_plan()
+        if raw_urns is None:
+            raise InvalidParameter("urns", "urns is required.")
         if not isinstance(raw_urns, list):
             raise InvalidParameter("urns", "urns must be an array of six-digit URNs.")
         if len(raw_urns) > plan.compare_max:
@@ -239,25 +238,21 @@ class SchoolData:
             out[code] = (current, found.measure)
         return out
 
-    def rankings(self, params: p.Params, plan: Plan) -> Ranking:
-        return self.rank(self.prepare_rankings(params, plan))
-
     @staticmethod
-    def prepare_rankings(params: p.Params, plan: Plan) -> RankingRequest:
-        p.reject_unknown(params, RANKING_PARAMETERS)
-        metric = p.choice(params, "metric", RANKING_METRICS)
+    def prepare_rankings(args: Arguments) -> RankingRequest:
+        metric = args.choice("metric")
         if metric is None:
             raise InvalidParameter(
                 "metric", f"metric is required: one of {', '.join(RANKING_METRICS)}."
             )
-        raw_phase = p.text(params, "phase")
+        raw_phase = args.text("phase")
         if raw_phase is None:
             raise InvalidParameter("phase", "phase is required.")
         phase = parse_phase(raw_phase)
-        local_authority = p.text(params, "local_authority")
-        order = p.choice(params, "order", ("desc", "asc")) or "desc"
-        page = p.integer(params, "page", minimum=1, maximum=p.MAX_PAGE) or 1
-        per_page = plan.per_page(p.integer(params, "per_page"))
+        local_authority = args.text("local_authority")
+        order = args.choice("order") or "desc"
+        page = args.page()
+        per_page = args.per_page()
         return RankingRequest(
             metric=metric,
             phase=phase,

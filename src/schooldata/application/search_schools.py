@@ -90,7 +90,8 @@ class SearchSchools:
     def execute(self, request: PublicSearchRequest) -> PublicSearchAnswer:
         return self.run(self.prepare(request))
 
-    def prepare(self, request: PublicSearchRequest) -> PreparedSearch:
+    @staticmethod
+    def prepare(request: PublicSearchRequest) -> PreparedSearch:
         """Every parameter rule, nothing looked up: what this raises is the caller's mistake."""
         require_some_input(request.query, request.postcode)
         text = TextQuery.parse(request.query) if request.query is not None else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attrs import define
+from attrs import define, frozen
 
 from schooldata.application.about import About
 from schooldata.application.access import Authenticate, Meter
@@ -10,6 +10,8 @@ from schooldata.application.commercial import CommercialSchools
 from schooldata.application.get_school import GetSchool
 from schooldata.application.import_dataset import ImportDataset
 from schooldata.application.key_admin import KeyAdmin
+from schooldata.application.operations.declaration import Port
+from schooldata.application.pipeline import Pipeline
 from schooldata.application.school_data import SchoolData
 from schooldata.application.search_schools import SearchSchools
 from schooldata.domain.plans import PlanCatalogue
@@ -54,29 +56,62 @@ class Application:
     meter: Meter
     keys: KeyAdmin
     import_dataset: ImportDataset
+    pipeline: Pipeline
 
     @property
     def ids(self) -> IdSource:
         return self.ports.ids
 
 
-def build_application(*, ports: Ports, plans: PlanCatalogue, key_secret: bytes) -> Application:
+def build_application(
+    *,
+    ports: Ports,
+    plans: PlanCatalogue,
+    key_secret: bytes,
+    nonblocking: frozenset[Port] = frozenset(),
+) -> Application:
+    """`nonblocking`: the ports whose adapters answer from memory (the composition root
+    knows), so operations reading only those may run on an event loop."""
+    search_schools = SearchSchools(schools=ports.schools, postcodes=ports.postcodes)
+    get_school = GetSchool(schools=ports.schools)
+    commercial = CommercialSchools(
+        schools=ports.schools, postcodes=ports.postcodes, links=ports.links
+    )
+    school_data = SchoolData(
+        schools=ports.schools, measures=ports.measures, inspections=ports.inspections
+    )
+    about = About(datasets=ports.datasets, plans=plans)
+    authenticate = Authenticate(keys=ports.keys, plans=plans, secret=key_secret)
+    meter = Meter(rate=ports.rate, quota=ports.quota, clock=ports.clock)
+    uses = _UseCases(search_schools, get_school, commercial, school_data, about)
     return Application(
         ports=ports,
         plans=plans,
-        search_schools=SearchSchools(schools=ports.schools, postcodes=ports.postcodes),
-        get_school=GetSchool(schools=ports.schools),
-        commercial=CommercialSchools(
-            schools=ports.schools, postcodes=ports.postcodes, links=ports.links
-        ),
-        school_data=SchoolData(
-            schools=ports.schools, measures=ports.measures, inspections=ports.inspections
-        ),
-        about=About(datasets=ports.datasets, plans=plans),
-        authenticate=Authenticate(keys=ports.keys, plans=plans, secret=key_secret),
-        meter=Meter(rate=ports.rate, quota=ports.quota, clock=ports.clock),
+        search_schools=search_schools,
+        get_school=get_school,
+        commercial=commercial,
+        school_data=school_data,
+        about=about,
+        authenticate=authenticate,
+        meter=meter,
         keys=KeyAdmin(
             keys=ports.keys, plans=plans, secret=key_secret, clock=ports.clock, ids=ports.ids
         ),
         import_dataset=ImportDataset(store=ports.store, clock=ports.clock),
+        pipeline=Pipeline(
+            uses=uses,
+            authenticate=authenticate,
+            meter=meter,
+            datasets=ports.datasets,
+            nonblocking=nonblocking,
+        ),
     )
+
+
+@frozen
+class _UseCases:
+    search_schools: SearchSchools
+    get_school: GetSchool
+    commercial: CommercialSchools
+    school_data: SchoolData
+    about: About

@@ -45,14 +45,39 @@ class MissingSearchInput(InvalidParameter):
 
 
 class UnknownParameter(DomainError):
+    """Names a bounded number of the unsupported parameters, and how many there were."""
+
     code = "unknown_parameter"
+    MAX_NAMED = 20
 
     def __init__(self, parameters: list[str]) -> None:
-        shown = sorted(_KEY_SHAPED.sub(r"\1...", name) for name in parameters)  # never a key
-        super().__init__(
-            f"Unsupported parameter(s): {', '.join(shown)}.", details={"parameters": shown}
-        )
+        everything = sorted(_KEY_SHAPED.sub(r"\1...", name) for name in parameters)  # never a key
+        shown = [_cut(name) for name in everything[: self.MAX_NAMED]]
+        more = len(everything) - len(shown)
+        listed = ", ".join(shown) + (f" (and {more} more)" if more else "")
+        details: dict[str, Any] = {"parameters": shown}
+        if more:
+            details["count"] = len(everything)
+        super().__init__(f"Unsupported parameter(s): {listed}.", details=details)
         self.parameters = shown
+
+
+class TooManyParameters(DomainError):
+    code = "too_many_parameters"
+
+    def __init__(self, maximum: int) -> None:
+        super().__init__(
+            f"A request may carry at most {maximum} parameters.", details={"max": maximum}
+        )
+
+
+class QueryTooLong(DomainError):
+    code = "query_too_long"
+
+    def __init__(self, maximum: int) -> None:
+        super().__init__(
+            f"The query string may be at most {maximum} bytes long.", details={"max": maximum}
+        )
 
 
 class InvalidUrn(InvalidParameter):
@@ -60,6 +85,13 @@ class InvalidUrn(InvalidParameter):
 
     def __init__(self, raw: object, *, parameter: str = "urn") -> None:
         super().__init__(parameter, f"URN must be exactly six digits; got {shown_input(raw)}.")
+
+
+class MissingUrn(InvalidParameter):
+    code = "invalid_urn"
+
+    def __init__(self, parameter: str = "urn") -> None:
+        super().__init__(parameter, f"{parameter} (six digits) is required.")
 
 
 class UnknownPostcode(InvalidParameter):
@@ -130,10 +162,25 @@ class DataUnavailable(DomainError):
         super().__init__(message)
 
 
+class SearchUnavailable(DataUnavailable):
+    """Public search keeps the contract's failure: 'temporarily unavailable' (REST 500)."""
+
+    code = "search_unavailable"
+
+    def __init__(
+        self, message: str = "The search service is temporarily unavailable; please retry."
+    ) -> None:
+        super().__init__(message)
+
+
 class ImportRejected(DomainError):
     """A whole input file was refused (wrong layout, too many bad rows); nothing was changed."""
 
     code = "import_rejected"
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def shown_input(raw: object) -> str:

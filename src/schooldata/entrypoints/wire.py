@@ -8,7 +8,6 @@ field reaches a caller only if `domain.licensing` says that tier may see it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from typing import Any
 
 import cattrs
@@ -19,7 +18,6 @@ from schooldata.application.school_data import (
     Comparison,
     InspectionHistory,
     Ranking,
-    SchoolData,
     SchoolTopics,
     metric_label,
 )
@@ -38,7 +36,6 @@ from schooldata.domain.ofsted import (
     UngradedInspection,
 )
 from schooldata.domain.phase import GiasPhase, Phase
-from schooldata.domain.plans import Plan
 from schooldata.domain.results import DESTINATIONS_NOTE, MeasureSeries
 from schooldata.domain.school import School
 from schooldata.domain.search import SearchHit
@@ -494,35 +491,6 @@ def ranking_meta(ranking: Ranking) -> dict[str, Any]:
         "excluded_total": sum(ranking.excluded.values()),
         "ties": "broken by URN, ascending",
     }
-
-
-class DatasetDocuments:
-    """The dataset queries as the API's `data` JSON, for every face that prints or returns it
-    (REST envelopes it; MCP returns it as structured content; the CLI prints it)."""
-
-    def __init__(self, school_data: SchoolData) -> None:
-        self._data = school_data
-
-    def inspections(self, urn_raw: str) -> dict[str, Any]:
-        return inspection_history_document(self._data.inspections(urn_raw))
-
-    def results(self, urn_raw: str) -> dict[str, Any]:
-        return school_topics(self._data.results(urn_raw))
-
-    def admissions(self, urn_raw: str) -> dict[str, Any]:
-        return school_topics(self._data.admissions(urn_raw))
-
-    def finance(self, urn_raw: str) -> dict[str, Any]:
-        return school_topics(self._data.finance(urn_raw))
-
-    def compare(self, urns: object, plan: Plan) -> dict[str, Any]:
-        return comparison_document(self._data.compare(urns, plan))
-
-    def rankings(self, params: Mapping[str, object], plan: Plan) -> list[dict[str, Any]]:
-        return ranking_items(self._data.rankings(params, plan))
-
-    def ranking(self, params: Mapping[str, object], plan: Plan) -> Ranking:
-        return self._data.rankings(params, plan)
 
 
 def envelope(

@@ -8,15 +8,20 @@ exactly what that plan's API caller would get, or fails with exit code 4.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from attrs import define, field
 
+from schooldata.application.operations.declaration import Entry
+from schooldata.application.operations.registry import REGISTRY
+from schooldata.application.pipeline import LOCAL, Outcome, Refused, Trusted
 from schooldata.application.service import Application
 from schooldata.domain.plans import Feature, Plan
+from schooldata.entrypoints import answers
+from schooldata.entrypoints.answers import Rendered
 from schooldata.entrypoints.cli.output import FORMATS, Format, Writer, opened
 from schooldata.entrypoints.cli.runtime import CliRuntime
 from schooldata.settings import Settings
@@ -69,11 +74,25 @@ class Session:
         settings = self.settings
         return (settings.base_url or f"http://{settings.host}:{settings.port}").rstrip("/")
 
-    def plan(self, feature: Feature) -> Plan:
-        """The plan this command runs under, after checking it includes `feature`."""
-        plan = LOCAL_PLAN if self.as_plan is None else self.app.plans.get(self.as_plan)
-        plan.require(feature)
-        return plan
+    @property
+    def local_plan(self) -> Plan:
+        """The plan this command runs under: every feature, or `--as-plan`'s."""
+        return LOCAL_PLAN if self.as_plan is None else self.app.plans.get(self.as_plan)
+
+    def call(self, operation: str, arguments: Mapping[str, object]) -> Outcome:
+        """One operation through the pipeline every face uses, as this session's plan allows
+        (no key, no meter: the analyst is local). A refusal raises its domain error."""
+        op = REGISTRY[operation]
+        entry = Entry(op, None) if op.public else Entry(None, op)
+        credentials = Trusted(self.local_plan)
+        try:
+            return self.app.pipeline.call(entry, arguments, credentials=credentials, face=LOCAL)
+        except Refused as refused:
+            raise refused.error from None
+
+    def data(self, operation: str, arguments: Mapping[str, object]) -> Rendered:
+        """The operation's answer as the API's `data` (and pagination)."""
+        return answers.render(self.call(operation, arguments), base_url=self.base_url)
 
     def write(self, produce: Callable[[Writer], T], *, fmt: Format | None = None) -> T:
         """Run `produce` against the output (stdout or `--output FILE`) and return its result."""

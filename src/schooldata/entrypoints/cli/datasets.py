@@ -9,7 +9,7 @@ list's rows; CSV writes any other answer as one row of all its flattened fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -22,14 +22,6 @@ from schooldata.entrypoints.cli.context import Session, output_options, pass_ses
 from schooldata.entrypoints.cli.options import paging_options, phase_option
 from schooldata.entrypoints.cli.output import Writer
 from schooldata.entrypoints.cli.paging import Page, listing
-from schooldata.entrypoints.cli.runtime import DatasetsApi
-
-
-def datasets_api(session: Session) -> DatasetsApi:
-    """The dataset queries as the API's JSON (`wire.DatasetDocuments`); tests may inject a
-    stand-in as `app.datasets_api`."""
-    injected: DatasetsApi | None = getattr(session.app, "datasets_api", None)
-    return injected if injected is not None else wire.DatasetDocuments(session.app.school_data)
 
 
 def show(writer: Writer, data: Any, *, title: str) -> None:
@@ -59,11 +51,11 @@ def _objects(values: list[Any]) -> bool:
     return all(isinstance(v, Mapping) for v in values)
 
 
-def _per_school(name: str, feature: Feature, summary: str, example: str) -> click.Command:
+def _per_school(
+    name: str, operation: str, feature: Feature, summary: str, example: str
+) -> click.Command:
     def run(session: Session, urn: str) -> None:
-        session.plan(feature)
-        query: Callable[[str], Any] = getattr(datasets_api(session), name)
-        data = query(urn)
+        data = session.data(operation, {"urn": urn}).data
         session.write(lambda w: show(w, data, title=f"{name} {urn}"))
 
     run.__doc__ = (
@@ -75,24 +67,28 @@ def _per_school(name: str, feature: Feature, summary: str, example: str) -> clic
 
 inspections = _per_school(
     "inspections",
+    "getSchoolInspections",
     Feature.INSPECTIONS,
     "A school's structured inspection history.",
     "schooldata inspections 138180",
 )
 results = _per_school(
     "results",
+    "getSchoolResults",
     Feature.RESULTS,
     "A school's results and trends.",
     "schooldata --format json results 140122",
 )
 admissions = _per_school(
     "admissions",
+    "getSchoolAdmissions",
     Feature.ADMISSIONS,
     "A school's admissions policy and demand.",
     "schooldata admissions 138180",
 )
 finance = _per_school(
     "finance",
+    "getSchoolFinance",
     Feature.FINANCE,
     "A school's finance and funding.",
     "schooldata --format csv finance 140122",
@@ -113,8 +109,7 @@ def compare(session: Session, urns: tuple[str, ...]) -> None:
     Example:
       schooldata compare 140122 140360 109144
     """
-    plan = session.plan(Feature.COMPARE)
-    data = datasets_api(session).compare(list(urns), plan)
+    data = session.data("compareSchools", {"urns": list(urns)}).data
     session.write(lambda w: show(w, data, title="comparison"))
 
 
@@ -148,19 +143,19 @@ def rankings(
       schooldata rankings --metric ks4_attainment8_average --phase secondary
       schooldata rankings --metric svc_score --phase primary --order asc --all -f csv
     """
-    plan = session.plan(Feature.RANKINGS)
     held: list[Ranking] = []
 
     def fetch(request: dict[str, object]) -> Page:
-        ranking = session.app.school_data.rankings(request, plan)
+        ranking: Ranking = session.call("getRankings", request).result
         held.append(ranking)
         items, paging = wire.ranking_page(ranking)
         return Page(items, ranking.page, ranking.total, paging["total_pages"])
 
     given = {"metric": metric, "phase": phase, "local_authority": local_authority, "order": order}
     params: dict[str, object] = {k: v for k, v in given.items() if v is not None}
+    every_per_page = session.local_plan.per_page_max
     found = listing(
-        fetch, params, page=page, per_page=per_page, every=every, every_per_page=plan.per_page_max
+        fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )
     caption = found.caption(f"schools ranked by {metric}") + _excluded(held[0])
     written = session.write(lambda w: w.rows(found.items, views.RANKINGS, caption=caption))

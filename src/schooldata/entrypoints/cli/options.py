@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import click
 from click.shell_completion import CompletionItem
 
-from schooldata.application.commercial import GENDERS
+from schooldata.application.operations.params import GENDERS
 from schooldata.domain.phase import PHASE_VALUES
 from schooldata.domain.search import SORT_VALUES
 

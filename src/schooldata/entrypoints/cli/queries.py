@@ -8,9 +8,8 @@ from typing import Any
 import click
 
 from schooldata.application.commercial import ListAnswer
-from schooldata.application.search_schools import PublicSearchAnswer, PublicSearchRequest
-from schooldata.domain.plans import Feature
-from schooldata.entrypoints import wire
+from schooldata.application.search_schools import PublicSearchAnswer
+from schooldata.entrypoints import answers, wire
 from schooldata.entrypoints.cli import views
 from schooldata.entrypoints.cli.context import Session, output_options, pass_session
 from schooldata.entrypoints.cli.errors import NoResult
@@ -56,16 +55,15 @@ def search(
     """
     if every and limit is not None:
         raise click.UsageError("--all returns every match; leave out --limit.")
-    request = PublicSearchRequest.from_params(
-        {
-            "query": query,
-            "postcode": postcode,
-            "phase": phase,
-            "radius_miles": radius,
-            "limit": limit,
-        }
-    )
-    answer = session.app.search_schools.execute(request)
+    given = {
+        "query": query,
+        "postcode": postcode,
+        "phase": phase,
+        "radius_miles": radius,
+        "limit": limit,
+    }
+    outcome = session.call("searchSchools", {k: v for k, v in given.items() if v is not None})
+    answer: PublicSearchAnswer = outcome.result
     base = session.base_url
     view = views.search_view(with_distance=answer.with_distance)
     total = answer.page.total
@@ -74,9 +72,10 @@ def search(
             lambda w: w.rows(_every_result(session, answer), view, caption=f"{total} schools")
         )
     elif session.fmt == "json":
-        session.write(lambda w: w.document(wire.public_search_response(answer, base_url=base)))
+        document = answers.render(outcome, base_url=base).data
+        session.write(lambda w: w.document(document))
     else:
-        rows = wire.public_search_response(answer, base_url=base)["results"]
+        rows = answers.render(outcome, base_url=base).data["results"]
         caption = f"{len(rows)} of {total} schools"
         session.write(lambda w: w.rows(rows, view, caption=caption))
     if total == 0:
@@ -108,14 +107,7 @@ def school(session: Session, urn: str, public: bool) -> None:
       schooldata school 138180
       schooldata --format json school 138180 --public
     """
-    if public:
-        record = wire.public_school_record(
-            session.app.get_school.execute(urn), base_url=session.base_url
-        )
-    else:
-        session.plan(Feature.SCHOOL_PROFILE)
-        profile = session.app.commercial.profile(urn)
-        record = wire.commercial_profile(profile, base_url=session.base_url)
+    record = session.data("getSchool" if public else "getSchoolProfile", {"urn": urn}).data
     session.write(lambda w: w.record(record, title=str(record.get("name", urn))))
 
 
@@ -146,8 +138,7 @@ def nearby(
       schooldata --format csv nearby "B1 2UN" --all
     """
     params = api_parameters({**filters, "postcode": postcode})
-    feature = Feature.SCHOOLS_NEARBY
-    _list_schools(session, feature, params, page, per_page, every, nearby=True)
+    _list_schools(session, "nearbySchools", params, page, per_page, every)
 
 
 @click.command()
@@ -170,35 +161,32 @@ def schools(
       schooldata schools --ofsted-rating 1 --sort name --all --format csv
     """
     params = api_parameters(filters)
-    _list_schools(session, Feature.SCHOOLS_LIST, params, page, per_page, every, nearby=False)
+    _list_schools(session, "listSchools", params, page, per_page, every)
 
 
 def _list_schools(
     session: Session,
-    feature: Feature,
+    operation: str,
     params: dict[str, object],
     page: str | None,
     per_page: str | None,
     every: bool,
-    *,
-    nearby: bool,
 ) -> None:
-    plan = session.plan(feature)
-    run = session.app.commercial.nearby if nearby else session.app.commercial.list
-    base = session.base_url
-
     def fetch(request: dict[str, object]) -> Page:
-        answer: ListAnswer = run(request, plan)
-        items = [
-            wire.commercial_list_item(h, base_url=base, with_distance=answer.with_distance)
-            for h in answer.result.hits
-        ]
+        outcome = session.call(operation, request)
+        answer: ListAnswer = outcome.result
+        rendered = answers.render(outcome, base_url=session.base_url)
         return Page(
-            items, answer.page, answer.result.total, answer.total_pages, answer.with_distance
+            rendered.data,
+            answer.page,
+            answer.result.total,
+            answer.total_pages,
+            answer.with_distance,
         )
 
+    every_per_page = session.local_plan.per_page_max
     found = listing(
-        fetch, params, page=page, per_page=per_page, every=every, every_per_page=plan.per_page_max
+        fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )
     view = views.schools_view(with_distance=found.first.with_distance)
     written = session.write(lambda w: w.rows(found.items, view, caption=found.caption("schools")))
@@ -222,16 +210,16 @@ def authorities(
       schooldata authorities --all
       schooldata authorities -q birm --format json
     """
-    plan = session.plan(Feature.LOCAL_AUTHORITIES)
 
     def fetch(request: dict[str, object]) -> Page:
-        answer = session.app.commercial.local_authorities(request, plan)
-        pages = (answer.total + answer.per_page - 1) // answer.per_page
-        return Page([wire.authority(a) for a in answer.items], answer.page, answer.total, pages)
+        rendered = session.data("listLocalAuthorities", request)
+        paging = rendered.pagination or {}
+        return Page(rendered.data, paging["page"], paging["total"], paging["total_pages"])
 
     params: dict[str, object] = {} if query is None else {"q": query}
+    every_per_page = session.local_plan.per_page_max
     found = listing(
-        fetch, params, page=page, per_page=per_page, every=every, every_per_page=plan.per_page_max
+        fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )
     caption = found.caption("local authorities")
     written = session.write(lambda w: w.rows(found.items, views.AUTHORITIES, caption=caption))
@@ -250,8 +238,8 @@ def freshness(session: Session) -> None:
     Example:
       schooldata freshness --format csv
     """
-    session.plan(Feature.DATA_FRESHNESS)
-    items = [wire.freshness_item(f) for f in session.app.about.freshness()]
+    every_per_page = session.local_plan.per_page_max
+    items = session.data("getDataFreshness", {"per_page": every_per_page}).data
     session.write(lambda w: w.rows(items, views.FRESHNESS))
     if not items:
         raise NoResult("No dataset has been imported yet.")
@@ -269,6 +257,5 @@ def meta(session: Session) -> None:
     Example:
       schooldata --format json meta
     """
-    session.plan(Feature.META)
-    document = wire.meta_document(session.app.about.meta())
+    document = session.data("getMeta", {}).data
     session.write(lambda w: w.record(document, title="schooldata"))

@@ -17,7 +17,6 @@ from attrs import frozen
 from schooldata.application.import_dataset import DatasetKind
 from schooldata.application.service import Application
 from schooldata.domain.dataset import DatasetRecord, ImportReport
-from schooldata.domain.plans import Plan
 from schooldata.ports.imports import Progress, RejectLog
 from schooldata.settings import Settings
 
@@ -69,20 +68,6 @@ class ImporterSpec(Protocol):
     ) -> DatasetRecord:
         """The provenance record of importing these files (its `imported_at` is replaced)."""
         ...
-
-
-class DatasetsApi(Protocol):
-    """The dataset queries (`app.datasets_api`): each returns the REST response's `data`."""
-
-    def inspections(self, urn_raw: str) -> Any: ...
-
-    def results(self, urn_raw: str) -> Any: ...
-
-    def admissions(self, urn_raw: str) -> Any: ...
-
-    def finance(self, urn_raw: str) -> Any: ...
-
-    def compare(self, urns: list[str], plan: Plan) -> Any: ...
 
 
 @frozen(kw_only=True)

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from functools import partial
 from typing import Any
 
 import anyio.to_thread
 
 from schooldata.application.access import Caller
-from schooldata.application.service import Application
-from schooldata.domain.errors import DataUnavailable
+from schooldata.application.pipeline import Credentials, Pipeline, Refused
+from schooldata.domain.errors import DomainError
 from schooldata.domain.keys import AuthenticationFailed, single_header_value
 
 Scope = MutableMapping[str, Any]
@@ -47,18 +46,21 @@ def request_id_of(scope: Scope) -> str:
     return str(scope.get(REQUEST_ID_KEY, ""))
 
 
-async def authenticate(app: Application, scope: Scope) -> Caller | None:
-    """None when the request carries no credentials. Raises AuthenticationFailed (401) or
-    DataUnavailable (503). The key store may do I/O, so a keyed lookup runs on a worker thread."""
+async def authenticate(pipeline: Pipeline, scope: Scope) -> Caller | None:
+    """None when the request carries no credentials. Raises Refused (401 or 503, commercial).
+    The key store may do I/O, so a keyed lookup runs on a worker thread."""
     # A credential header sent twice with different keys conflicts, as on REST (one rule:
     # domain/keys.single_header_value); the first line is never silently chosen.
-    authorization = single_header_value(header_values(scope, b"authorization"))
-    x_api_key = single_header_value(header_values(scope, b"x-api-key"))
-    if authorization is None and x_api_key is None:
+    try:
+        credentials = Credentials(
+            authorization=single_header_value(header_values(scope, b"authorization")),
+            x_api_key=single_header_value(header_values(scope, b"x-api-key")),
+        )
+    except AuthenticationFailed as error:
+        raise Refused(error, keyed=True) from None
+    if not credentials.present:
         return None
-    return await anyio.to_thread.run_sync(
-        partial(app.authenticate.execute, authorization=authorization, x_api_key=x_api_key)
-    )
+    return await anyio.to_thread.run_sync(pipeline.identify, credentials)
 
 
 def commercial_error_body(
@@ -74,11 +76,9 @@ def commercial_error_body(
     }
 
 
-async def send_auth_failure(
-    scope: Scope, send: Send, error: AuthenticationFailed | DataUnavailable
-) -> None:
+async def send_auth_failure(scope: Scope, send: Send, error: DomainError) -> None:
     """401 (with `WWW-Authenticate: Bearer`) or 503, in the commercial error shape."""
-    status = 503 if isinstance(error, DataUnavailable) else 401
+    status = 401 if isinstance(error, AuthenticationFailed) else 503
     body = json.dumps(commercial_error_body(scope, error.code, error.message)).encode()
     headers = [
         (b"content-type", b"application/json"),

@@ -27,9 +27,7 @@ from mcp.server.transport_security import TransportSecurityMiddleware, Transport
 from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
 from starlette.requests import Request
 
-from schooldata.application.service import Application
-from schooldata.domain.errors import DataUnavailable
-from schooldata.domain.keys import AuthenticationFailed
+from schooldata.application.pipeline import Pipeline, Refused
 from schooldata.entrypoints.mcp_server import routing, state
 from schooldata.entrypoints.mcp_server.auth import (
     NO_STORE,
@@ -65,14 +63,14 @@ def base_url_of(scope: Scope) -> str:
 class McpEndpoint:
     def __init__(
         self,
-        app: Application,
+        pipeline: Pipeline,
         *,
         sessions: SessionSource,
         security: TransportSecuritySettings,
         base_url: str | None,
         max_body_bytes: int,
     ) -> None:
-        self._app = app
+        self._pipeline = pipeline
         self._sessions = sessions
         self._guard = TransportSecurityMiddleware(security)
         self._base_url = base_url.rstrip("/") if base_url else None
@@ -86,9 +84,9 @@ class McpEndpoint:
             await refusal(scope, receive, send)
             return
         try:
-            caller = await authenticate(self._app, scope)
-        except (AuthenticationFailed, DataUnavailable) as error:
-            await send_auth_failure(scope, send, error)
+            caller = await authenticate(self._pipeline, scope)
+        except Refused as refused:
+            await send_auth_failure(scope, send, refused.error)
             return
         request = state.McpRequest(
             caller=caller,
@@ -97,7 +95,7 @@ class McpEndpoint:
         )
         # Every answer from here on, refusals included, goes out through the editor: a keyed
         # caller's answer carries the meter headers whoever wrote it.
-        respond = _ResponseEditor(self._app, request, send)
+        respond = _ResponseEditor(self._pipeline, request, send)
         if scope["method"] != "POST":
             await _plain(respond, 405, b"", [(b"allow", b"POST")])
             return
@@ -122,8 +120,8 @@ class _ResponseEditor:
     """Adds the metering headers to keyed responses; completes a -32022 `supported` list;
     turns the SDK's plain-text 413 into a JSON-RPC error, as every other refusal here is."""
 
-    def __init__(self, app: Application, request: state.McpRequest, send: Send) -> None:
-        self._app = app
+    def __init__(self, pipeline: Pipeline, request: state.McpRequest, send: Send) -> None:
+        self._pipeline = pipeline
         self._request = request
         self._send = send
         self._held: Message | None = None
@@ -162,9 +160,8 @@ class _ResponseEditor:
             return []
         reading = self._request.reading
         if reading is None:  # nothing consumed (discovery, listing, a refused call): as it stands
-            try:
-                reading = await anyio.to_thread.run_sync(self._app.meter.peek, caller)
-            except DataUnavailable:
+            reading = await anyio.to_thread.run_sync(self._pipeline.peek, caller)
+            if reading is None:
                 return [NO_STORE]
         extra = [(k.lower().encode(), v.encode()) for k, v in reading.headers().items()]
         if self._request.retry_after is not None:

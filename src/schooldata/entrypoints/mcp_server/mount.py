@@ -26,6 +26,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from schooldata.application.service import Application
 from schooldata.entrypoints.mcp_server import endpoint
 from schooldata.entrypoints.mcp_server.server import build_server
+from schooldata.ports.observer import CallObserver
 
 MCP_PATH = "/mcp"
 MAX_BODY_BYTES = 64 * 1024
@@ -105,15 +106,21 @@ def build_mount(
     allowed_origins: Sequence[str] = (),
     max_body_bytes: int = MAX_BODY_BYTES,
     on_tool_call: Callable[[str, str], None] = lambda _tool, _outcome: None,
+    observer: CallObserver | None = None,
 ) -> McpMount:
-    """`on_tool_call(tool, outcome)`: see `build_server` (the composition root counts them)."""
+    """`on_tool_call(tool, outcome)`: see `build_server`; `observer` hears what the pipeline
+    meters and refuses (the composition root counts both)."""
     security = transport_security(base_url, allowed_hosts, allowed_origins)
+    pipeline = app.pipeline if observer is None else app.pipeline.observed_by(observer)
     server = build_server(
-        app, fallback_base_url=base_url or "http://localhost", on_tool_call=on_tool_call
+        app,
+        pipeline=pipeline,
+        fallback_base_url=base_url or "http://localhost",
+        on_tool_call=on_tool_call,
     )
     slot = SessionSlot(server, security=security, max_body_bytes=max_body_bytes)
     handler = endpoint.McpEndpoint(
-        app, sessions=slot, security=security, base_url=base_url, max_body_bytes=max_body_bytes
+        pipeline, sessions=slot, security=security, base_url=base_url, max_body_bytes=max_body_bytes
     )
 
     @asgi(MCP_PATH, copy_scope=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schooldata.application.commercial import GENDERS
+from schooldata.application.operations.params import GENDERS
 from schooldata.application.parameters import MAX_PAGE
 from schooldata.application.school_data import RANKING_METRICS
 from schooldata.domain.catalogue import RESULT_TOPICS, Topic

@@ -31,6 +31,7 @@ from mcp_types import INVALID_PARAMS
 import schooldata
 from schooldata.application.about import PROTOCOL_VERSIONS
 from schooldata.application.access import Caller
+from schooldata.application.pipeline import Pipeline
 from schooldata.application.service import Application
 from schooldata.entrypoints.mcp_server import state
 from schooldata.entrypoints.mcp_server.invoke import invoke
@@ -93,12 +94,14 @@ class OfferServedVersion:
 def build_server(
     app: Application,
     *,
+    pipeline: Pipeline | None = None,
     fallback_base_url: str = "http://localhost",
     on_tool_call: Callable[[str, str], None] = lambda _tool, _outcome: None,
 ) -> Server[Any]:
     """`on_tool_call(tool, outcome)` hears of every `tools/call`: `ok`, `error` (a result
     with `isError`), or `rejected` for a tool the caller does not have (named `unknown`)."""
     catalogue = ToolCatalogue()
+    pipeline = pipeline or app.pipeline
 
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -156,7 +159,7 @@ def build_server(
                 data={"tool": params.name, "tools": offered},
             )
         result = await anyio.to_thread.run_sync(
-            partial(invoke, app, tool, request, params.arguments or {})
+            partial(invoke, pipeline, tool, request, params.arguments or {})
         )
         on_tool_call(tool.name, "error" if result.is_error else "ok")
         return result

@@ -6,34 +6,31 @@ from collections.abc import Sequence
 from typing import Any
 
 from litestar import Litestar, Request, Response, get
-from litestar.params import FromPath
+from litestar.exceptions import HTTPException
 
 from schooldata.application.service import Application
-from schooldata.domain.errors import DataUnavailable
-from schooldata.domain.keys import AuthenticationFailed
 from schooldata.entrypoints.rest import operations
-from schooldata.entrypoints.rest.commercial import commercial_handlers, profile_response
-from schooldata.entrypoints.rest.errors import exception_handlers
+from schooldata.entrypoints.rest.errors import (
+    carries_credentials,
+    exception_handlers,
+    http_exception_response,
+)
 from schooldata.entrypoints.rest.observability import (
     Metrics,
     ObservabilityLayer,
-    ObservedGate,
     instrument,
 )
 from schooldata.entrypoints.rest.openapi import build_document
-from schooldata.entrypoints.rest.public import (
-    PUBLIC_ROUTES,
-    keyed_caller_failure,
-    public_handlers,
-    public_school_response,
-)
 from schooldata.entrypoints.rest.replay import (
     DEFAULT_MAX_BYTES,
     KeyedReplayLayer,
     ReplayLayer,
     VersionWatch,
 )
+from schooldata.entrypoints.rest.responses import NO_STORE
+from schooldata.entrypoints.rest.routes import Routes
 from schooldata.entrypoints.rest.transport import (
+    EXTRA_HEADERS_KEY,
     ASGIApp,
     CachingLayer,
     CompressionLayer,
@@ -44,6 +41,7 @@ from schooldata.entrypoints.rest.transport import (
 
 OPENAPI_PATH = operations.OPENAPI_PATH
 PUBLIC_MAX_AGE = 300
+PUBLIC_ROUTES = ("/api/v1/search", "/api/get-school")
 
 
 # Commercial routes that share the public record's path shape (`/api/v1/schools/{urn}`).
@@ -108,44 +106,60 @@ def create_litestar(
     on the same server without REST importing them."""
     document = build_document()
     metrics = metrics or Metrics()
-    app = instrument(app, metrics, face="rest")
-    gate = ObservedGate(app, base_url=base_url)
+    routes = Routes(app.pipeline.observed_by(metrics), base_url=base_url)
 
     @get(OPENAPI_PATH, sync_to_thread=True, include_in_schema=False)
     def openapi_document(request: Request[Any, Any, Any]) -> Response[Any]:
         # Public, but credentials sent with it are still checked (a bad key gets 401).
-        if (failure := keyed_caller_failure(gate, request)) is not None:
-            return failure
+        identified = routes.identified(request)
+        if isinstance(identified, Response):
+            return identified
         return Response(document)
 
-    @get("/api/v1/schools/{urn:str}", sync_to_thread=True, name="getSchool")
-    def get_school(request: Request[Any, Any, Any], urn: FromPath[str]) -> Response[Any]:
-        # One path, two tiers: the credentials choose, once, here.
-        try:
-            caller = gate.authenticate(request)
-        except (AuthenticationFailed, DataUnavailable) as error:
-            return gate.auth_failure(request, error)
-        if caller is None:
-            return public_school_response(app, request, urn, base_url)
-        return profile_response(gate, request, urn, caller)
+    def check_options(request: Request[Any, Any, Any]) -> Response[Any] | None:
+        """Litestar's own OPTIONS answer, for a request that carries credentials: they are
+        authenticated (a bad key gets 401) and a known caller's answer carries its meter
+        readings (through the scope: the transport layer adds them), metering nothing."""
+        if request.method != "OPTIONS" or not carries_credentials(request):
+            return None
+        identified = routes.identified(request)
+        if isinstance(identified, Response):
+            return identified
+        if identified is not None:
+            extra = [
+                (k.lower().encode(), v.encode()) for k, v in routes.readings(identified).items()
+            ]
+            request.scope[EXTRA_HEADERS_KEY] = extra  # type: ignore[literal-required]
+        return None
+
+    def refusal(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+        """Litestar's own refusals (no such endpoint, method or body size), in the commercial
+        shape on a commercial route. Credentials are still authenticated (DECISIONS: any
+        request that carries them is): a bad key gets 401; a known caller's refusal carries
+        its meter readings (nothing is metered)."""
+        caller = None
+        if carries_credentials(request):
+            identified = routes.identified(request)
+            if isinstance(identified, Response):
+                return identified
+            caller = identified
+        commercial = is_commercial_route(request.url.path)
+        response = http_exception_response(request, exc, commercial_route=commercial)
+        if caller is not None:
+            response.headers.update({**routes.readings(caller), **NO_STORE})
+        return response
 
     return Litestar(
         route_handlers=[
-            *public_handlers(gate, base_url=base_url),
-            *commercial_handlers(gate),
-            get_school,
+            *routes.handlers(),
             openapi_document,
             *operations.operations_handlers(app, metrics),
             *extra_route_handlers,
         ],
         lifespan=list(lifespan),
-        before_request=gate.check_options,
+        before_request=check_options,
         request_max_body_size=max_body_bytes,
-        exception_handlers=exception_handlers(
-            lambda request, exc: gate.refusal(
-                request, exc, commercial_route=is_commercial_route(request.url.path)
-            )
-        ),
+        exception_handlers=exception_handlers(refusal),
         openapi_config=None,
         # The process's logging is configured once (observability.logging_config), not here.
         logging_config=None,

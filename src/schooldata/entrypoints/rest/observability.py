@@ -32,7 +32,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 import attrs
-from litestar import Request
 
 from schooldata import __version__
 from schooldata.application.access import Caller, Meter
@@ -40,7 +39,6 @@ from schooldata.application.service import Application
 from schooldata.domain.metering import LimitReached, MeterReading
 from schooldata.domain.plans import Feature
 from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY
-from schooldata.entrypoints.rest.gate import CommercialGate
 from schooldata.entrypoints.rest.transport import (
     QUERY_KEY_REJECTED,
     REQUEST_ID_KEY,
@@ -344,6 +342,13 @@ class Metrics:
         with self._lock:
             self._add("schooldata_metered_calls_total", labels, 1)
 
+    # The pipeline's observer (ports.observer.CallObserver).
+    def metered(self, *, face: str, feature: str) -> None:
+        self.metered_call(face=face, feature=feature)
+
+    def limited(self, *, face: str, reason: str) -> None:
+        self.limit_rejected(face=face, reason=reason)
+
     def limit_rejected(self, *, face: str, reason: str) -> None:
         with self._lock:
             self._add(
@@ -524,17 +529,6 @@ def instrument(app: Application, metrics: Metrics, *, face: str) -> Application:
     `create_app`; `face="mcp"` for the MCP mount)."""
     inner = app.meter._inner if isinstance(app.meter, CountingMeter) else app.meter
     return attrs.evolve(app, meter=CountingMeter(inner, metrics, face=face))
-
-
-class ObservedGate(CommercialGate):
-    """The commercial gate, noting the display prefix of each authenticated key in the ASGI
-    scope for the access log. The prefix only: the key never leaves `authenticate`."""
-
-    def authenticate(self, request: Request[Any, Any, Any]) -> Caller | None:
-        caller = super().authenticate(request)
-        if caller is not None:
-            request.scope[KEY_PREFIX_KEY] = caller.display_prefix  # type: ignore[literal-required]
-        return caller
 
 
 # --------------------------------------------------------------------------------------------

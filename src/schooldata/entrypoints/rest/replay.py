@@ -40,8 +40,8 @@ from schooldata.application.access import Caller
 from schooldata.application.service import Application
 from schooldata.domain.metering import MeterReading
 from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY
-from schooldata.entrypoints.rest.gate import FEATURE_KEY
 from schooldata.entrypoints.rest.observability import KEY_PREFIX_KEY
+from schooldata.entrypoints.rest.routes import FEATURE_KEY
 from schooldata.entrypoints.rest.transport import (
     REQUEST_ID_KEY,
     ASGIApp,

@@ -1,0 +1,1 @@
+"""Every operation of the service, declared once (`registry`), and how each is declared."""

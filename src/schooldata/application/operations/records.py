@@ -1,0 +1,196 @@
+"""The commercial records of one school, comparison and rankings."""
+
+from __future__ import annotations
+
+from schooldata.application.commercial import Profile
+from schooldata.application.operations.arguments import Arguments
+from schooldata.application.operations.declaration import (
+    Kind,
+    Operation,
+    Param,
+    Place,
+    PlanBound,
+    Port,
+)
+from schooldata.application.operations.params import LOCAL_AUTHORITY, PAGING, PHASE, URN
+from schooldata.application.operations.public import prepare_urn
+from schooldata.application.operations.uses import UseCases
+from schooldata.application.school_data import (
+    RANKING_METRICS,
+    Comparison,
+    InspectionHistory,
+    Ranking,
+    RankingRequest,
+    SchoolData,
+    SchoolTopics,
+)
+from schooldata.domain.plans import Feature
+from schooldata.domain.urn import Urn
+
+NULLS = "- null means unavailable or suppressed, never zero; each figure carries its status."
+
+
+def _profile(uses: UseCases, urn: Urn) -> Profile:
+    return uses.commercial.profile(urn)
+
+
+PROFILE: Operation[Urn, Profile] = Operation(
+    name="getSchoolProfile",
+    summary="Stable joined profile (keyed callers of /api/v1/schools/{urn})",
+    method="GET",
+    path="/api/v1/schools/{urn}",
+    feature=Feature.SCHOOL_PROFILE,
+    params=(URN,),
+    prepare=prepare_urn,
+    run=_profile,
+    reads=frozenset({Port.SCHOOLS, Port.LINKS, Port.DATASETS}),
+    rules="- Every commercially licensed field, predecessor/successor links, resource URLs.\n"
+    + NULLS,
+)
+
+
+def _inspections(uses: UseCases, urn: Urn) -> InspectionHistory:
+    return uses.school_data.inspections(urn)
+
+
+def _results(uses: UseCases, urn: Urn) -> SchoolTopics:
+    return uses.school_data.results(urn)
+
+
+def _admissions(uses: UseCases, urn: Urn) -> SchoolTopics:
+    return uses.school_data.admissions(urn)
+
+
+def _finance(uses: UseCases, urn: Urn) -> SchoolTopics:
+    return uses.school_data.finance(urn)
+
+
+INSPECTIONS: Operation[Urn, InspectionHistory] = Operation(
+    name="getSchoolInspections",
+    summary="Structured Ofsted inspection history",
+    method="GET",
+    path="/api/v1/schools/{urn}/inspections",
+    feature=Feature.INSPECTIONS,
+    params=(URN,),
+    prepare=prepare_urn,
+    run=_inspections,
+    reads=frozenset({Port.SCHOOLS, Port.INSPECTIONS, Port.DATASETS}),
+    rules="- Ofsted only, newest first; graded outcomes are historic and not comparable with "
+    "report cards, whose areas are their own fields.",
+)
+RESULTS: Operation[Urn, SchoolTopics] = Operation(
+    name="getSchoolResults",
+    summary="Results and trends by key stage",
+    method="GET",
+    path="/api/v1/schools/{urn}/results",
+    feature=Feature.RESULTS,
+    params=(URN,),
+    prepare=prepare_urn,
+    run=_results,
+    reads=frozenset({Port.SCHOOLS, Port.MEASURES, Port.DATASETS}),
+    rules="- Progress 8 for 2024/25 is null with reason no_ks2_baseline; 16-18 destinations are "
+    "the 2022/23 institution cohort.\n" + NULLS,
+)
+ADMISSIONS: Operation[Urn, SchoolTopics] = Operation(
+    name="getSchoolAdmissions",
+    summary="Admissions policy and demand",
+    method="GET",
+    path="/api/v1/schools/{urn}/admissions",
+    feature=Feature.ADMISSIONS,
+    params=(URN,),
+    prepare=prepare_urn,
+    run=_admissions,
+    reads=frozenset({Port.SCHOOLS, Port.MEASURES, Port.DATASETS}),
+    rules=NULLS,
+)
+FINANCE: Operation[Urn, SchoolTopics] = Operation(
+    name="getSchoolFinance",
+    summary="Finance and funding",
+    method="GET",
+    path="/api/v1/schools/{urn}/finance",
+    feature=Feature.FINANCE,
+    params=(URN,),
+    prepare=prepare_urn,
+    run=_finance,
+    reads=frozenset({Port.SCHOOLS, Port.MEASURES, Port.DATASETS}),
+    rules=NULLS,
+)
+
+
+def _compare(uses: UseCases, urns: tuple[Urn, ...]) -> Comparison:
+    return uses.school_data.compare_schools(urns)
+
+
+COMPARE: Operation[tuple[Urn, ...], Comparison] = Operation(
+    name="compareSchools",
+    summary="Plan-bounded side-by-side comparison",
+    method="POST",
+    path="/api/v1/schools/compare",
+    feature=Feature.COMPARE,
+    params=(
+        Param(
+            name="urns",
+            kind=Kind.URNS,
+            description="2 or more distinct six-digit URNs, up to the plan's limit.",
+            required=True,
+            place=Place.BODY,
+            min_items=2,
+            plan_bound=PlanBound.COMPARE,
+        ),
+    ),
+    prepare=SchoolData.prepare_compare,
+    run=_compare,
+    reads=frozenset({Port.SCHOOLS, Port.MEASURES, Port.DATASETS}),
+    rules="- 2..plan maximum distinct URNs, in the order asked; an unknown URN -> not found "
+    "naming it.\n" + NULLS,
+)
+
+
+def _rank(uses: UseCases, request: RankingRequest) -> Ranking:
+    return uses.school_data.rank(request)
+
+
+def _prepare_rankings(args: Arguments) -> RankingRequest:
+    return SchoolData.prepare_rankings(args)
+
+
+RANKINGS: Operation[RankingRequest, Ranking] = Operation(
+    name="getRankings",
+    summary="Bounded derived rankings",
+    method="GET",
+    path="/api/v1/rankings",
+    feature=Feature.RANKINGS,
+    params=(
+        Param(
+            name="metric",
+            kind=Kind.CHOICE,
+            description="What to rank by: svc_score or a rankable published measure.",
+            required=True,
+            choices=RANKING_METRICS,
+        ),
+        Param(
+            name="phase",
+            kind=PHASE.kind,
+            description="Rank schools of this phase only (required).",
+            required=True,
+            choices=PHASE.choices,
+        ),
+        LOCAL_AUTHORITY,
+        Param(
+            name="order",
+            kind=Kind.CHOICE,
+            description="desc: highest value first (default); asc: lowest first.",
+            choices=("desc", "asc"),
+            default="desc",
+        ),
+        *PAGING,
+    ),
+    prepare=_prepare_rankings,
+    run=_rank,
+    reads=frozenset({Port.SCHOOLS, Port.MEASURES, Port.DATASETS}),
+    paged=True,
+    rules="- One phase (required), optionally one authority; suppressed, missing, stale or "
+    "non-comparable values are left out and counted by reason; ties break by URN.",
+)
+
+RECORD_OPERATIONS = (PROFILE, INSPECTIONS, RESULTS, ADMISSIONS, FINANCE, COMPARE, RANKINGS)

@@ -1,0 +1,73 @@
+"""A refused call in its tier's error shape, and its HTTP status: one table for every face.
+
+Public: `{"error": "<text>", "code": "<code>"}`. Commercial: `{"error": {"code", "message",
+"request_id", "details"}}`. The MCP face sends the same bodies inside its tool errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from schooldata.application.pipeline import Refused
+from schooldata.domain.errors import (
+    DataUnavailable,
+    DomainError,
+    FeatureNotInPlan,
+    InvalidParameter,
+    LimitExceedsPlan,
+    SchoolNotFound,
+    SearchUnavailable,
+    UnknownParameter,
+)
+from schooldata.domain.keys import AuthenticationFailed
+from schooldata.domain.metering import LimitReached
+
+Json = dict[str, Any]
+
+STATUS_BY_ERROR: tuple[tuple[type[DomainError], int], ...] = (
+    (AuthenticationFailed, 401),
+    (LimitReached, 429),
+    (UnknownParameter, 400),
+    (LimitExceedsPlan, 400),
+    (InvalidParameter, 400),
+    (SchoolNotFound, 404),
+    (FeatureNotInPlan, 403),
+    (SearchUnavailable, 500),
+    (DataUnavailable, 503),
+)
+
+
+def status_of(error: DomainError) -> int:
+    for kind, status in STATUS_BY_ERROR:
+        if isinstance(error, kind):
+            return status
+    return 400
+
+
+def public_error(message: str, code: str | None = None) -> Json:
+    body: Json = {"error": message}
+    if code is not None:
+        body["code"] = code
+    return body
+
+
+def commercial_error(
+    code: str, message: str, request_id: str, details: dict[str, Any] | None = None
+) -> Json:
+    return {
+        "error": {
+            "code": code,
+            "message": message,
+            "request_id": request_id,
+            "details": details or {},
+        }
+    }
+
+
+def error_body(refused: Refused, *, request_id: str, details: dict[str, Any] | None = None) -> Json:
+    """The refusal in its tier's shape (`details` replaces the error's own when given)."""
+    error = refused.error
+    if not refused.keyed:
+        return public_error(error.message, error.code)
+    shown = error.details if details is None else details
+    return commercial_error(error.code, error.message, request_id, shown)

@@ -1,0 +1,29 @@
+"""A JSON request body as arguments: an object, sent as JSON, or a clear 400 naming why."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from litestar import Request
+
+from schooldata.domain.errors import InvalidParameter
+
+
+def json_body(request: Request[Any, Any, Any], body: bytes) -> dict[str, object]:
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != "application/json" and not (
+        media_type.startswith("application/") and media_type.endswith("+json")
+    ):
+        raise InvalidParameter(
+            "body", "Send the body as JSON with 'Content-Type: application/json'."
+        )
+    try:
+        document = json.loads(body.decode("utf-8"))
+    except (ValueError, RecursionError):
+        # ValueError: bad UTF-8, bad JSON, or an integer of more than 4300 digits;
+        # RecursionError: arrays or objects nested thousands deep. All are the client's.
+        raise InvalidParameter("body", "The body is not valid UTF-8 JSON.") from None
+    if not isinstance(document, dict):
+        raise InvalidParameter("body", 'The body must be a JSON object: {"urns": ["100000", ...]}.')
+    return document

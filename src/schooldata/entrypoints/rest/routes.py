@@ -1,0 +1,166 @@
+"""Every operation of the registry as a Litestar route: HTTP in, the pipeline, HTTP out.
+
+A route translates and nothing else: the query string (parsed once), path and JSON body
+become arguments with the place each arrived in; the credential headers become
+`Credentials`; the pipeline's outcome becomes the public shape or the commercial envelope
+with the six meter headers, and its refusal the tier's error body and status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from litestar import HttpMethod, Request, Response, route
+from litestar.params import RawBody
+
+from schooldata.application.access import Caller
+from schooldata.application.operations.declaration import Entry, Place
+from schooldata.application.operations.registry import REGISTRY
+from schooldata.application.pipeline import Credentials, Pipeline, Refused
+from schooldata.domain.errors import DomainError
+from schooldata.domain.keys import AuthenticationFailed, single_header_value
+from schooldata.entrypoints import answers
+from schooldata.entrypoints.rest.bodies import json_body
+from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY, request_id_of
+from schooldata.entrypoints.rest.observability import KEY_PREFIX_KEY
+from schooldata.entrypoints.rest.query import parse_query
+from schooldata.entrypoints.rest.responses import refusal_response, success_response
+
+FEATURE_KEY = "schooldata.feature"
+# RFC 9745: a deprecated route is deprecated since the versioned API's v1 launch
+# (2026-08-19T00:00:00Z).
+DEPRECATION = "@1787097600"
+
+
+def credentials_of(request: Request[Any, Any, Any]) -> Credentials:
+    """The credential headers as sent; one sent twice with different keys conflicts."""
+    headers = request.headers
+    return Credentials(
+        authorization=single_header_value(headers.getall("authorization", [])),
+        x_api_key=single_header_value(headers.getall("x-api-key", [])),
+    )
+
+
+def arguments_of(
+    request: Request[Any, Any, Any], body: bytes | None
+) -> tuple[dict[str, object], dict[str, Place]]:
+    """Every argument and the place it arrived in; a path parameter wins over a query one of
+    the same name, which is then reported as sent in the query (unknown to strict rules)."""
+    arguments: dict[str, object] = dict(parse_query(request.scope.get("query_string", b"")))
+    places = dict.fromkeys(arguments, Place.QUERY)
+    if body is not None:
+        for name, value in json_body(request, body).items():
+            places[name] = Place.QUERY if name in arguments else Place.BODY
+            arguments[name] = value
+    for name, value in request.path_params.items():
+        places[name] = Place.QUERY if name in arguments else Place.PATH
+        arguments[name] = value
+    return arguments, places
+
+
+class Routes:
+    def __init__(self, pipeline: Pipeline, *, base_url: str | None) -> None:
+        self._pipeline = pipeline
+        self._base_url = base_url.rstrip("/") if base_url else None
+
+    def base_url(self, request: Request[Any, Any, Any]) -> str:
+        return self._base_url or str(request.base_url).rstrip("/")
+
+    def answer(
+        self, entry: Entry, request: Request[Any, Any, Any], body: bytes | None
+    ) -> Response[Any]:
+        headers = _deprecation(entry, request)
+        try:
+            credentials = credentials_of(request)
+            arguments, places = arguments_of(request, body)
+            outcome = self._pipeline.call(entry, arguments, credentials=credentials, places=places)
+        except AuthenticationFailed as error:  # (conflicting credential headers)
+            return self.refused(request, Refused(error, keyed=True), headers)
+        except Refused as refused:
+            return self.refused(request, refused, headers)
+        except DomainError as error:  # the query string or the body itself
+            keyed = entry.public is None or credentials_present(request)
+            return self.refused(request, Refused(error, keyed=keyed), headers)
+        scope = request.scope
+        if outcome.keyed:
+            scope[COMMERCIAL_TIER_KEY] = True  # type: ignore[literal-required]
+            scope[FEATURE_KEY] = outcome.operation.feature  # type: ignore[literal-required]
+        if outcome.caller is not None:
+            scope[KEY_PREFIX_KEY] = outcome.caller.display_prefix  # type: ignore[literal-required]
+        document = answers.body(
+            outcome, base_url=self.base_url(request), request_id=request_id_of(request)
+        )
+        return success_response(outcome, document, headers)
+
+    def refused(
+        self, request: Request[Any, Any, Any], refused: Refused, headers: dict[str, str]
+    ) -> Response[Any]:
+        scope = request.scope
+        if refused.keyed:
+            scope[COMMERCIAL_TIER_KEY] = True  # type: ignore[literal-required]
+        if refused.caller is not None:
+            scope[KEY_PREFIX_KEY] = refused.caller.display_prefix  # type: ignore[literal-required]
+        return refusal_response(refused, request_id=request_id_of(request), headers=headers)
+
+    def identified(self, request: Request[Any, Any, Any]) -> Response[Any] | Caller | None:
+        """Any credentials a request carries, authenticated (routes that meter nothing still
+        check them: a bad key gets 401): the caller, None (anonymous), or the 401/503."""
+        try:
+            return self._pipeline.identify(credentials_of(request))
+        except AuthenticationFailed as error:
+            return self.refused(request, Refused(error, keyed=True), {})
+        except Refused as refused:
+            return self.refused(request, refused, {})
+
+    def readings(self, caller: Caller) -> dict[str, str]:
+        """The caller's six meter headers as they stand (nothing is metered)."""
+        reading = self._pipeline.peek(caller)
+        return {} if reading is None else reading.headers()
+
+    def handlers(self) -> list[Any]:
+        return [self._handler(method, path, entry) for (method, path), entry in REGISTRY.entries()]
+
+    def _handler(self, method: str, path: str, entry: Entry) -> Any:
+        name = (entry.public or entry.keyed).name  # type: ignore[union-attr]
+        litestar_path = path.replace("{urn}", "{urn:str}")
+        takes_body = method == "POST"
+        answer = self.answer
+
+        if takes_body:
+
+            def with_body(request: Request[Any, Any, Any], body: RawBody) -> Response[Any]:
+                return answer(entry, request, body)
+
+            handler: Callable[..., Response[Any]] = with_body
+        else:
+
+            def without_body(request: Request[Any, Any, Any]) -> Response[Any]:
+                return answer(entry, request, None)
+
+            handler = without_body
+        return route(
+            litestar_path,
+            http_method=[HttpMethod(method)],
+            name=name,
+            sync_to_thread=True,
+            status_code=200,
+        )(handler)
+
+
+def credentials_present(request: Request[Any, Any, Any]) -> bool:
+    return any(name.lower() in ("authorization", "x-api-key") for name in request.headers)
+
+
+def _deprecation(entry: Entry, request: Request[Any, Any, Any]) -> dict[str, str]:
+    """A deprecated route's headers: `Deprecation`, and a `Link` to the successor of this
+    very record when the URN asked for is well formed."""
+    operation = entry.public or entry.keyed
+    if operation is None or operation.deprecated_for is None:
+        return {}
+    headers = {"Deprecation": DEPRECATION}
+    raw = request.query_params.get("urn")
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) == 6:
+        successor = REGISTRY[operation.deprecated_for].path.replace("{urn}", raw)
+        headers["Link"] = f'<{successor}>; rel="successor-version"'
+    return headers
