@@ -182,14 +182,15 @@ def build_asgi(app: Application, settings: Settings) -> Any:
     """REST and MCP on one server: the composition root mounts MCP into the REST app."""
     from schooldata.entrypoints.mcp_server.mount import build_mount
     from schooldata.entrypoints.rest.app import create_app
-    from schooldata.entrypoints.rest.observability import Metrics, instrument
+    from schooldata.entrypoints.rest.observability import Metrics
 
     metrics = Metrics()
     mount = build_mount(
-        instrument(app, metrics, face="mcp"),
+        app,
         base_url=settings.base_url,
         max_body_bytes=settings.max_body_bytes,
         on_tool_call=lambda tool, outcome: metrics.mcp_call(tool, outcome=outcome),
+        observer=metrics,
     )
     return create_app(
         app,
