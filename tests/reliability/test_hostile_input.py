@@ -527,21 +527,39 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
     ),
     # -- 10 kB query strings
     ("search-10kB", http("GET", "/api/v1/search?query=" + "a" * 10_000), {200}, None),
-    (
+    (  # 17 kB once the spaces are encoded: over the query string's 16 KiB cap
         "list-10kB",
         http("GET", "/api/v1/schools?q=" + "ab " * 3400, keyed=True),
         {400},
-        "invalid_parameter",
+        "query_too_long",
     ),
     (
+        "list-long-q",
+        http("GET", "/api/v1/schools?q=" + "ab" * 3000, keyed=True),
+        {400},
+        "invalid_parameter",
+    ),
+    (  # over the cap of 64 parameters, on any route, public ones included
         "list-10kB-of-parameters",
         http("GET", "/api/v1/schools?" + "&".join(f"x{i}=1" for i in range(1000)), keyed=True),
+        {400},
+        "too_many_parameters",
+    ),
+    (
+        "list-many-unknown-parameters",
+        http("GET", "/api/v1/schools?" + "&".join(f"x{i}=1" for i in range(60)), keyed=True),
         {400},
         "unknown_parameter",
     ),
     (
         "search-10kB-of-parameters",
         http("GET", "/api/v1/search?query=ab&" + "&".join(f"x{i}=1" for i in range(1000))),
+        {400},
+        "too_many_parameters",
+    ),
+    (
+        "search-ignores-unknown-parameters",
+        http("GET", "/api/v1/search?query=ab&" + "&".join(f"x{i}=1" for i in range(60))),
         {200},
         None,
     ),
