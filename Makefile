@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: install serve test lint typecheck contracts unit bdd fuzz soak bench bench-quick bench-instructions clean demo-data
+.PHONY: install serve test lint typecheck contracts unit bdd fuzz soak bench bench-quick clean demo-data
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
@@ -59,7 +59,3 @@ bench: install
 ## The same scenarios on the bundled demo dataset, short runs (under a minute once set up)
 bench-quick: install
 	$(PY) -m bench --quick $(BENCH_ARGS)
-
-## Instructions per replayed request under callgrind (keyed list vs its anonymous twin; ~7 min)
-bench-instructions: install
-	$(PY) -m bench.instructions $(BENCH_ARGS)

@@ -63,7 +63,7 @@ class Stage:
             # No replay: one app serves every scenario's world in turn, faster than the data
             # version is re-read, so a remembered answer could cross scenarios
             # (tests/e2e/test_rest_replay.py covers replay on an app of its own).
-            asgi = create_app(self._app, base_url=BASE_URL, replay_bytes=0)
+            asgi = create_app(self._app, base_url=BASE_URL)
             self._rest = TestClient(app=asgi, base_url=BASE_URL).__enter__()  # type: ignore[arg-type]
         return self._rest
 

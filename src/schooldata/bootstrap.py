@@ -21,7 +21,6 @@ from schooldata.adapters.memory.access import (
     InMemoryQuotaCounter,
     InMemoryRateLimiter,
 )
-from schooldata.adapters.memory.lookups import CachedDatasets, CachedPostcodes, DataVersion
 from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.adapters.system import SecureIds, SystemClock
@@ -32,6 +31,8 @@ from schooldata.ports.clock import Clock, IdSource
 from schooldata.settings import Settings, SettingsError, load_settings
 
 TEST_SECRET = b"schooldata-test-secret-not-for-production-use"
+EVERY_PORT = frozenset(Port)
+SNAPSHOT_PORTS = frozenset({Port.SCHOOLS, Port.POSTCODES, Port.DATASETS})
 
 
 def load_plans(settings: Settings) -> PlanCatalogue:
@@ -95,7 +96,7 @@ def bootstrap_memory(
         ports=ports,
         plans=plans or PlanCatalogue(),
         key_secret=secret,
-        nonblocking=frozenset(Port),  # every port is a dict in memory
+        nonblocking=lambda: EVERY_PORT,  # every port is a dict in memory
     )
 
 
@@ -120,14 +121,13 @@ def bootstrap(
     if not create_database and not settings.uses_embedded_demo:
         store.require_schema()
     store.upgrade()
-    version = DataVersion(store.version)
+    # The register, the postcodes and the dataset list are read from an in-memory snapshot of
+    # the SQL store, rebuilt in the background whenever an import changes the data version.
+    snapshot = SnapshotReader(store)
     ports = Ports(
-        # Reads of the register come from an in-memory snapshot of the SQL store, rebuilt
-        # whenever an import changes the data version (checked at most once a second);
-        # postcode and dataset answers from memory caches dropped on the same rule.
-        schools=SnapshotReader(store),
-        postcodes=CachedPostcodes(store, version=version),
-        datasets=CachedDatasets(store, version=version),
+        schools=snapshot,
+        postcodes=snapshot,
+        datasets=snapshot,
         links=store,
         measures=store,
         inspections=store,
@@ -138,7 +138,13 @@ def bootstrap(
         clock=SystemClock(),
         ids=SecureIds(),
     )
-    app = build_application(ports=ports, plans=plans, key_secret=secret)
+    app = build_application(
+        ports=ports,
+        plans=plans,
+        key_secret=secret,
+        nonblocking=lambda: SNAPSHOT_PORTS if snapshot.ready else frozenset(),
+        reuse_bytes=settings.replay_mb * 1024 * 1024,
+    )
     if settings.uses_embedded_demo:
         from schooldata.adapters.sample.demo import ensure_demo
 
@@ -181,8 +187,8 @@ def database_path(settings: Settings) -> Path | None:
 def build_asgi(app: Application, settings: Settings) -> Any:
     """REST and MCP on one server: the composition root mounts MCP into the REST app."""
     from schooldata.entrypoints.mcp_server.mount import build_mount
+    from schooldata.entrypoints.observability.metrics import Metrics
     from schooldata.entrypoints.rest.app import create_app
-    from schooldata.entrypoints.rest.observability import Metrics
 
     metrics = Metrics()
     mount = build_mount(
@@ -200,8 +206,6 @@ def build_asgi(app: Application, settings: Settings) -> Any:
         max_body_bytes=settings.max_body_bytes,
         metrics=metrics,
         cors_origins=settings.cors_origins,
-        replay_bytes=settings.replay_mb * 1024 * 1024,
-        replay_keyed=answers_keys_locally(settings),
     )
 
 
@@ -223,19 +227,10 @@ def _quota_given_back_at_shutdown(app: Application) -> Any:
     return lifespan
 
 
-def answers_keys_locally(settings: Settings) -> bool:
-    """Keys and rate windows on a local SQLite file (or in memory), no Redis: the key store
-    answers in microseconds, so keyed answers can be replayed (each still authenticated and
-    metered). Over a network (PostgreSQL, Redis) every keyed request takes the full path."""
-    if settings.redis_url:
-        return False
-    return settings.effective_database_url.startswith("sqlite")
-
-
 def asgi_from_environment() -> Any:
     """Factory for ASGI servers (`granian --interface asgi --factory ...`, `uvicorn --factory ...`);
     every worker process builds its own application from the same environment."""
-    from schooldata.entrypoints.rest.observability import configure_logging
+    from schooldata.entrypoints.observability.logs import configure_logging
 
     settings = load_settings()
     configure_logging(settings.log_format)
@@ -250,7 +245,7 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
     from granian.constants import Interfaces, Loops
     from granian.log import LogLevels
 
-    from schooldata.entrypoints.rest.observability import configure_logging
+    from schooldata.entrypoints.observability.logs import configure_logging
 
     configure_logging(settings.log_format)
     # Migrations and the demo build happen once, not per worker.

@@ -90,23 +90,3 @@ def test_the_quick_bench_measures_every_scenario_and_target(tmp_path: Path) -> N
         assert results["inprocess"][op]["p50_ms"] > 0
     assert results["memory"]["peak_mb_per_worker"] > 0
     assert results["imports"]["gias"]["rows_imported"] > 0
-
-
-def test_the_keyed_breakdown_times_every_variant_of_the_keyed_replay(tmp_path: Path) -> None:
-    """`python -m bench.keyed_parts` (docs/performance.md's breakdown of the keyed ratio)
-    runs on the demo dataset and times each variant."""
-    out = tmp_path / "parts.json"
-    stdout = run_bench_module(
-        "bench.keyed_parts", "--batches", "2", "--size", "50", "--out", str(out), timeout=600
-    )
-    result = json.loads(out.read_text())
-    timed = result["us_per_request"]
-    assert set(timed) == {
-        "anonymous twin",
-        "keyed",
-        "keyed, authentication free",
-        "keyed, metering free",
-        "keyed, whole admission free",
-    }
-    assert all(0 < value < 10_000 for value in timed.values()), timed
-    assert "| keyed, whole admission free |" in stdout

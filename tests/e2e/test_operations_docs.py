@@ -8,7 +8,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from schooldata.application.service import Application
-from schooldata.entrypoints.rest.observability import Metrics
+from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest.operations import (
     ASSET_TYPES,
     SwaggerAssets,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 from collections.abc import Iterator
 
+import brotli
 import httpx
 import pytest
 from litestar.testing import TestClient
@@ -117,11 +118,13 @@ def test_a_keyed_request_never_revalidates_against_a_public_etag(
     assert "data" in response.json()
 
 
-# ---- gzip ------------------------------------------------------------------------------------
+# ---- content coding: brotli, gzip -------------------------------------------------------------
 
 
 def test_large_bodies_are_gzipped_when_accepted(client: TestClient, app: Application) -> None:
-    response = client.get("/api/v1/schools", headers={**bearer(issue_key(app))})
+    response = client.get(
+        "/api/v1/schools", headers={**bearer(issue_key(app)), "Accept-Encoding": "gzip"}
+    )
     assert response.headers["content-encoding"] == "gzip"
     assert response.json()["data"]
     raw = client.get("/api/v1/schools", headers={**bearer(issue_key(app, org="b")), **IDENTITY})
@@ -132,8 +135,49 @@ def test_large_bodies_are_gzipped_when_accepted(client: TestClient, app: Applica
 def test_small_bodies_and_refusing_clients_get_identity(client: TestClient) -> None:
     small = client.get("/health", headers={"Accept-Encoding": "gzip"})
     assert "content-encoding" not in small.headers
-    refused = client.get("/api/v1/openapi.json", headers={"Accept-Encoding": "gzip;q=0, br"})
+    refused = client.get(
+        "/api/v1/openapi.json", headers={"Accept-Encoding": "gzip;q=0, br;q=0, deflate"}
+    )
     assert "content-encoding" not in refused.headers
+
+
+@pytest.mark.parametrize(
+    ("accepted", "coding"),
+    [
+        ("br", "br"),
+        ("gzip, br", "br"),  # no preference: the smaller coding
+        ("gzip;q=1, br;q=0.5", "gzip"),
+        ("br;q=0.9, gzip;q=0.8", "br"),
+        ("gzip;q=0, br", "br"),
+        ("*", "br"),
+        ("*;q=0.5, gzip", "gzip"),
+        ("identity", None),
+    ],
+)
+def test_the_coding_follows_the_clients_q_values(
+    client: TestClient, accepted: str, coding: str | None
+) -> None:
+    stream = client.stream
+    with stream("GET", "/api/v1/openapi.json", headers={"Accept-Encoding": accepted}) as coded:
+        raw = b"".join(coded.iter_raw())
+        headers = coded.headers
+    identity = client.get("/api/v1/openapi.json", headers=IDENTITY)
+    assert headers.get("content-encoding") == coding
+    decoded = {"br": brotli.decompress, "gzip": gzip.decompress, None: bytes}[coding](raw)
+    assert decoded == identity.content
+    assert "accept-encoding" in headers["vary"].lower()
+    if coding is not None:
+        assert headers["etag"] == identity.headers["etag"][:-1] + f'-{coding}"'
+
+
+def test_a_304_answers_either_representations_validator(client: TestClient) -> None:
+    coded = client.get("/api/v1/openapi.json", headers={"Accept-Encoding": "br"})
+    again = client.get(
+        "/api/v1/openapi.json",
+        headers={"Accept-Encoding": "br", "If-None-Match": coded.headers["etag"]},
+    )
+    assert again.status_code == 304
+    assert again.headers["etag"] == coded.headers["etag"]
 
 
 def test_gzip_bytes_are_deterministic(client: TestClient) -> None:

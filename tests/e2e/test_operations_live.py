@@ -31,8 +31,8 @@ from tests.support.servers import live_server
 
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap_memory
+from schooldata.entrypoints.observability.logs import logging_config
 from schooldata.entrypoints.rest.app import create_app
-from schooldata.entrypoints.rest.observability import logging_config
 from schooldata.entrypoints.rest.openapi import build_document
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -12,8 +12,8 @@ from litestar.testing import TestClient
 from tests.conftest import issue_key
 
 from schooldata.application.service import Application
-from schooldata.entrypoints.rest.observability import (
-    ACCESS_LOGGER,
+from schooldata.entrypoints.observability.access import ACCESS_LOGGER
+from schooldata.entrypoints.observability.logs import (
     JsonFormatter,
     TextFormatter,
     logging_config,

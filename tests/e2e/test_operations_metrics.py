@@ -14,15 +14,13 @@ from tests.conftest import issue_key
 from tests.e2e.test_mcp_support import McpHttp, served
 from tests.support.dataset import build_store
 
+from schooldata.application.operations.declaration import Entry
+from schooldata.application.operations.registry import REGISTRY
+from schooldata.application.pipeline import MCP, Credentials
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap_memory
+from schooldata.entrypoints.observability.metrics import MAX_SERIES_PER_FAMILY, Metrics
 from schooldata.entrypoints.rest.app import create_app
-from schooldata.entrypoints.rest.observability import (
-    MAX_SERIES_PER_FAMILY,
-    CountingMeter,
-    Metrics,
-    instrument,
-)
 
 SAMPLE = re.compile(
     r"^(?P<name>[a-zA-Z_:][a-zA-Z0-9_:]*)"
@@ -170,22 +168,15 @@ def test_the_mcp_face_api(metrics: Metrics) -> None:
     samples(metrics.render())
 
 
-def test_instrument_gives_another_face_its_own_label(fixed_app: Application) -> None:
+def test_the_pipeline_reports_each_face_under_its_own_label(fixed_app: Application) -> None:
     metrics = Metrics()
-    mcp_app = instrument(fixed_app, metrics, face="mcp")
-    assert isinstance(mcp_app.meter, CountingMeter)
-    assert fixed_app.meter is not mcp_app.meter, "the original application is unchanged"
-    again = instrument(mcp_app, metrics, face="mcp")
-    caller = fixed_app.authenticate.execute(
-        authorization=f"Bearer {issue_key(fixed_app)}", x_api_key=None
-    )
-    assert caller is not None
-    from schooldata.domain.plans import Feature
-
-    again.meter.admit(caller, Feature.META)
-    assert metrics.value("schooldata_metered_calls_total", face="mcp", feature="meta") == 1, (
-        "instrumenting twice counts once"
-    )
+    pipeline = fixed_app.pipeline.observed_by(metrics)
+    assert fixed_app.pipeline.observer is not metrics, "the original pipeline is unchanged"
+    key = issue_key(fixed_app)
+    entry = Entry(None, REGISTRY["getMeta"])
+    pipeline.call(entry, {}, credentials=Credentials(authorization=f"Bearer {key}"), face=MCP)
+    assert metrics.value("schooldata_metered_calls_total", face="mcp", feature="meta") == 1
+    assert metrics.value("schooldata_metered_calls_total", face="rest", feature="meta") == 0
 
 
 def test_label_sets_are_bounded(metrics: Metrics) -> None:

@@ -222,7 +222,7 @@ def record_figures(name: str, figures: Mapping[str, Any]) -> None:
 @contextmanager
 def captured_logs(level: int = logging.INFO) -> Iterator[io.StringIO]:
     """Every log line of this process, formatted as production formats it (JSON)."""
-    from schooldata.entrypoints.rest.observability import JsonFormatter
+    from schooldata.entrypoints.observability.logs import JsonFormatter
 
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schooldata.entrypoints.rest.observability import AccessLog, _timestamp, configure_logging
+from schooldata.entrypoints.observability.access import AccessLog
+from schooldata.entrypoints.observability.logs import _timestamp, configure_logging
 
 ENTRY = {
     "request_id": "req_abcdefghij0123456789",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schooldata.entrypoints.rest.observability import redact, redact_fully
+from schooldata.entrypoints.observability.logs import redact, redact_fully
 
 # Fragments that make each pattern (nearly) match, in both cases, among ordinary text.
 FRAGMENTS = st.sampled_from(

@@ -19,7 +19,7 @@ try it there and, failing that, run it again on a worker thread.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from attrs import frozen
@@ -28,6 +28,7 @@ from schooldata.application.access import Authenticate, Caller, Meter
 from schooldata.application.operations.arguments import Arguments
 from schooldata.application.operations.declaration import AnyOperation, Entry, Place, Port
 from schooldata.application.operations.uses import UseCases
+from schooldata.application.reuse import AnswerReuse
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import DataUnavailable, DomainError, UnknownParameter
 from schooldata.domain.keys import AuthenticationFailed, MissingApiKey
@@ -124,15 +125,19 @@ class Pipeline:
         authenticate: Authenticate,
         meter: Meter,
         datasets: DatasetRegistry,
-        nonblocking: frozenset[Port] = frozenset(),
+        nonblocking: Callable[[], frozenset[Port]] = frozenset,
         observer: CallObserver | None = None,
+        reuse: AnswerReuse | None = None,
     ) -> None:
+        """`nonblocking()`: the ports that answer from memory right now (a snapshot still
+        being built does not), so operations reading only those may run on an event loop."""
         self._uses = uses
         self._authenticate = authenticate
         self._meter = meter
         self._datasets = datasets
         self.nonblocking = nonblocking
         self.observer: CallObserver = observer or NoObserver()
+        self.reuse = reuse
 
     def observed_by(self, observer: CallObserver) -> Pipeline:
         """The same pipeline, reporting what it meters and refuses to `observer`."""
@@ -143,6 +148,7 @@ class Pipeline:
             datasets=self._datasets,
             nonblocking=self.nonblocking,
             observer=observer,
+            reuse=self.reuse,
         )
 
     def call(
@@ -159,7 +165,7 @@ class Pipeline:
         that arrived elsewhere than its declaration says is unknown."""
         caller = self._identify(entry, credentials, wait=wait)
         operation = self.choose(entry, caller)
-        if not wait and not operation.reads <= self.nonblocking:
+        if not wait and not operation.reads <= self.nonblocking():
             raise WouldBlock()
         if operation.public:
             checked = places if face.refuses_unknown_public else _LENIENT
@@ -220,7 +226,7 @@ class Pipeline:
             if places is not _LENIENT:
                 reject_unknown(operation, arguments, places)
             request = operation.prepare(args)
-            result = operation.run(self._uses, request)
+            result = self._run(operation, request)
         except DataUnavailable as error:
             failure = error if operation.unavailable is None else operation.unavailable()
             raise Refused(failure, keyed=False) from None
@@ -259,7 +265,7 @@ class Pipeline:
             raise Refused(error, keyed=True, reading=reading, caller=known) from None
         reading = None if known is None else self._consume(operation, known, face, wait)
         try:
-            result = operation.run(self._uses, request)
+            result = self._run(operation, request)
             sources = tuple(self._datasets.current())
         except DomainError as error:
             raise Refused(error, keyed=True, reading=reading, caller=known) from None
@@ -272,6 +278,11 @@ class Pipeline:
             reading=reading,
             sources=sources,
         )
+
+    def _run(self, operation: AnyOperation, request: Any) -> Any:
+        if self.reuse is None:
+            return operation.run(self._uses, request)
+        return self.reuse.run(operation.name, request, lambda: operation.run(self._uses, request))
 
     def _consume(
         self, operation: AnyOperation, caller: Caller, face: Face, wait: bool

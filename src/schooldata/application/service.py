@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from attrs import define, frozen
 
 from schooldata.application.about import About
@@ -12,6 +14,7 @@ from schooldata.application.import_dataset import ImportDataset
 from schooldata.application.key_admin import KeyAdmin
 from schooldata.application.operations.declaration import Port
 from schooldata.application.pipeline import Pipeline
+from schooldata.application.reuse import AnswerReuse
 from schooldata.application.school_data import SchoolData
 from schooldata.application.search_schools import SearchSchools
 from schooldata.domain.plans import PlanCatalogue
@@ -68,9 +71,10 @@ def build_application(
     ports: Ports,
     plans: PlanCatalogue,
     key_secret: bytes,
-    nonblocking: frozenset[Port] = frozenset(),
+    nonblocking: Callable[[], frozenset[Port]] = frozenset,
+    reuse_bytes: int = 0,
 ) -> Application:
-    """`nonblocking`: the ports whose adapters answer from memory (the composition root
+    """`nonblocking()`: the ports whose adapters answer from memory now (the composition root
     knows), so operations reading only those may run on an event loop."""
     search_schools = SearchSchools(schools=ports.schools, postcodes=ports.postcodes)
     get_school = GetSchool(schools=ports.schools)
@@ -104,6 +108,9 @@ def build_application(
             meter=meter,
             datasets=ports.datasets,
             nonblocking=nonblocking,
+            reuse=AnswerReuse(max_bytes=reuse_bytes, version=ports.schools.version)
+            if reuse_bytes > 0
+            else None,
         ),
     )
 

@@ -126,4 +126,9 @@ def may_serve(name: str, tier: Tier) -> bool:
 
 
 def served_fields(tier: Tier) -> tuple[str, ...]:
-    return tuple(f.name for f in SCHOOL_FIELDS if may_serve(f.name, tier))
+    """The fields a tier may see, in declaration order: resolved once per tier, not per
+    field per request (the registry is fixed for the process's life)."""
+    return _SERVED[tier]
+
+
+_SERVED = {tier: tuple(f.name for f in SCHOOL_FIELDS if may_serve(f.name, tier)) for tier in Tier}

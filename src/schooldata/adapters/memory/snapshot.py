@@ -1,79 +1,204 @@
-"""A read-through snapshot of any SchoolReader: answers from an in-memory index, rebuilt when
-the source's data version changes.
+"""The served data of one data version in memory: the register's index, its authorities, the
+dataset list and every postcode, kept current by a background check, so no read waits on I/O.
 
-The register is read-only between imports, so a serving process keeps one index in memory
-and checks the source's version at most every `refresh_seconds`. If that check fails the
-source is down: the error propagates (503) rather than silently serving stale data forever,
-and for the next `refresh_seconds` every read fails at once with the same error instead of
-queueing behind the lock to repeat a check that may take the store's whole connect timeout
-(a hung network would otherwise make the Nth waiting request take N timeouts).
-Results are identical to the source's own answers because both use `domain.search.evaluate`.
+- A daemon thread asks the source's version every `refresh_seconds` and, when it moved,
+  builds the next snapshot and swaps it in whole: readers see the old data or the new, never
+  a mix. The postcodes are rebuilt only when a postcode dataset changed.
+- Reads never touch the source. Until the first snapshot is built they wait for it (`ready`
+  says when they would not: a face on an event loop asks first). While the last check failed,
+  or the check in progress has had no answer for `stale_after` seconds (a hung store), every
+  read fails at once with DataUnavailable rather than serve data that may be gone; reads
+  answer again as soon as a check succeeds. (A busy process that merely runs the check late
+  keeps serving: only the store's silence counts.)
+- The thread holds the reader weakly and stops with it (or at `close()`).
+Results equal the source's own answers: the index runs `domain.search.evaluate`'s rules.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+import weakref
+from collections import defaultdict
 from collections.abc import Iterator
 
+from attrs import frozen
+
 from schooldata.adapters.memory.index import SchoolIndex
+from schooldata.adapters.memory.postcode_index import PostcodeIndex
+from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import DataUnavailable
+from schooldata.domain.geo import Location
+from schooldata.domain.postcode import PostcodeQuery
 from schooldata.domain.school import School
 from schooldata.domain.search import SchoolQuery, SearchPage
+from schooldata.domain.text import normalise
 from schooldata.domain.urn import Urn
-from schooldata.ports.schools import SchoolReader
+from schooldata.ports.register import RegisterSource
+
+POSTCODE_DATASETS = frozenset({"codepoint_open", "onspd", "postcodes"})
+FIRST_BUILD_WAIT_SECONDS = 120.0
+
+
+@frozen
+class Snapshot:
+    version: str
+    index: SchoolIndex
+    authorities: tuple[tuple[str | None, str, int], ...]
+    datasets: tuple[DatasetRecord, ...]
+    postcodes: PostcodeIndex
+    postcode_stamp: tuple[tuple[str, str, int], ...]
 
 
 class SnapshotReader:
-    def __init__(self, source: SchoolReader, *, refresh_seconds: float = 1.0) -> None:
+    """A SchoolReader, PostcodeDirectory and DatasetRegistry over the current snapshot."""
+
+    def __init__(
+        self,
+        source: RegisterSource,
+        *,
+        refresh_seconds: float = 1.0,
+        stale_after: float | None = None,
+    ) -> None:
         self._source = source
         self._refresh = refresh_seconds
-        self._lock = threading.Lock()
-        self._index: SchoolIndex | None = None
-        self._version: str | None = None
-        self._checked_at = 0.0
-        self._failed_at: float | None = None
-        self._authorities: list[tuple[str | None, str, int]] | None = None
+        self._stale_after = refresh_seconds + 1.0 if stale_after is None else stale_after
+        self._snapshot: Snapshot | None = None
+        self._asked_at: float | None = None  # when the version check in progress began
+        self._failed = False
+        self._first_check = threading.Event()
+        self._closed = threading.Event()
+        self._start = threading.Lock()
+        self._thread: threading.Thread | None = None
 
-    def _current(self) -> SchoolIndex:
-        now = time.monotonic()
-        index = self._index
-        if index is not None and now - self._checked_at < self._refresh:
-            return index
-        with self._lock:
-            now = time.monotonic()
-            if self._index is not None and now - self._checked_at < self._refresh:
-                return self._index
-            if self._failed_at is not None and now - self._failed_at < self._refresh:
+    # ------------------------------------------------------------------ the current snapshot
+
+    @property
+    def ready(self) -> bool:
+        """Whether a read would answer (or fail) at once, without waiting for a build."""
+        self._ensure_thread()
+        return self._snapshot is not None
+
+    def _current(self) -> Snapshot:
+        self._ensure_thread()
+        snapshot = self._snapshot
+        if snapshot is None:
+            # The first build: readers wait for it (faces on an event loop ask `ready` first).
+            self._first_check.wait(FIRST_BUILD_WAIT_SECONDS)
+            snapshot = self._snapshot
+            if snapshot is None:
                 raise DataUnavailable()
-            try:
-                version = self._source.version()
-                if self._index is None or version != self._version:
-                    self._index = SchoolIndex(self._source.iter_all())
-                    self._authorities = None
-                    self._version = version
-            except DataUnavailable:
-                self._failed_at = time.monotonic()
-                raise
-            self._failed_at = None
-            self._checked_at = time.monotonic()
-            return self._index
+        asked = self._asked_at
+        if self._failed or (asked is not None and time.monotonic() - asked > self._stale_after):
+            raise DataUnavailable()  # the store refused, or has not answered for too long
+        return snapshot
+
+    def _ensure_thread(self) -> None:
+        if self._thread is not None:
+            return
+        with self._start:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=_keep_current,
+                    args=(weakref.ref(self), self._refresh, self._closed),
+                    name="schooldata-snapshot",
+                    daemon=True,
+                )
+                self._thread.start()
+
+    def check(self) -> None:
+        """One check of the source (the thread's work; tests may call it to step the clock)."""
+        self._asked_at = time.monotonic()
+        try:
+            version = self._source.version()
+            self._asked_at = None  # the store answers (building may take a while)
+            current = self._snapshot
+            if current is None or current.version != version:
+                self._snapshot = self._build(version, current)
+        except Exception:  # any failure of the source: fail reads until a check succeeds
+            self._failed = True
+        else:
+            self._failed = False
+        finally:
+            self._asked_at = None
+            self._first_check.set()
+
+    def _build(self, version: str, previous: Snapshot | None) -> Snapshot:
+        source = self._source
+        datasets = tuple(source.current())
+        stamp = tuple(
+            (r.name, r.imported_at.isoformat(), r.row_count)
+            for r in datasets
+            if r.name in POSTCODE_DATASETS
+        )
+        if previous is not None and previous.postcode_stamp == stamp:
+            postcodes = previous.postcodes
+        else:
+            postcodes = PostcodeIndex(source.iter_postcodes(), source.iter_outward_codes())
+        index = SchoolIndex(source.iter_all())
+        return Snapshot(
+            version=version,
+            index=index,
+            authorities=_authorities(index),
+            datasets=datasets,
+            postcodes=postcodes,
+            postcode_stamp=stamp,
+        )
+
+    def close(self) -> None:
+        self._closed.set()
+
+    # ------------------------------------------------------------------ SchoolReader
 
     def get(self, *, urn: Urn) -> School | None:
-        return self._current().by_urn.get(urn)
+        return self._current().index.by_urn.get(urn)
 
     def search(self, *, query: SchoolQuery) -> SearchPage:
-        return self._current().answer(query)
+        return self._current().index.answer(query)
 
     def iter_all(self) -> Iterator[School]:
-        return iter(self._current().ordered)
+        return iter(self._current().index.ordered)
 
     def local_authorities(self) -> list[tuple[str | None, str, int]]:
-        self._current()
-        if self._authorities is None:
-            self._authorities = self._source.local_authorities()
-        return self._authorities
+        return list(self._current().authorities)
 
     def version(self) -> str:
-        self._current()
-        return self._version or ""
+        return self._current().version
+
+    # ------------------------------------------------------------------ PostcodeDirectory
+
+    def locate(self, *, postcode: PostcodeQuery) -> Location | None:
+        return self._current().postcodes.locate(postcode=postcode)
+
+    # ------------------------------------------------------------------ DatasetRegistry
+
+    def current(self) -> list[DatasetRecord]:
+        return list(self._current().datasets)
+
+    def ping(self) -> None:
+        """The source's own probe (readiness must reach the database)."""
+        ping = getattr(self._source, "ping", None)
+        if callable(ping):
+            ping()
+
+
+def _keep_current(
+    reader_ref: weakref.ref[SnapshotReader], refresh: float, closed: threading.Event
+) -> None:
+    while not closed.is_set():
+        reader = reader_ref()
+        if reader is None:
+            return
+        reader.check()
+        del reader
+        closed.wait(refresh)
+
+
+def _authorities(index: SchoolIndex) -> tuple[tuple[str | None, str, int], ...]:
+    """(code, name, open schools) of every authority, by name (as the SQL store orders)."""
+    counts: dict[tuple[str | None, str], int] = defaultdict(int)
+    for school in index.ordered:
+        if school.la_name:
+            counts[(school.la_code, school.la_name)] += 1
+    rows = [(code, name, n) for (code, name), n in counts.items()]
+    return tuple(sorted(rows, key=lambda r: (normalise(r[1]), r[0] or "")))

@@ -91,6 +91,15 @@ class InMemoryStore:
             return self._outward_cache.get(postcode.compact)
         return self._postcode_cache.get(postcode.compact)
 
+    def iter_postcodes(self) -> Iterator[tuple[str, float, float]]:
+        for compact in sorted(self._postcode_cache):
+            location = self._postcode_cache[compact]
+            yield compact, location.latitude, location.longitude
+
+    def iter_outward_codes(self) -> Iterator[tuple[str, float, float]]:
+        for code, location in self._outward_cache.items():
+            yield code, location.latitude, location.longitude
+
     # -- DatasetRegistry
     def current(self) -> list[DatasetRecord]:
         return [self._state.datasets[k] for k in sorted(self._state.datasets)]

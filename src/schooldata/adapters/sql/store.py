@@ -219,6 +219,20 @@ class SqlStore:
             row = conn.execute(statement).first()
         return None if row is None else Location(row.latitude, row.longitude)
 
+    def iter_postcodes(self) -> Iterator[tuple[str, float, float]]:
+        p = t.postcodes.c
+        statement = select(p.compact, p.latitude, p.longitude).order_by(p.compact, p.source)
+        with self._reading() as conn:
+            result = conn.execution_options(stream_results=True, yield_per=STREAM_BATCH)
+            for row in result.execute(statement):
+                yield row[0], row[1], row[2]
+
+    def iter_outward_codes(self) -> Iterator[tuple[str, float, float]]:
+        o = t.outward_codes.c
+        with self._reading() as conn:
+            rows = conn.execute(select(o.outward, o.latitude, o.longitude)).all()
+        return iter([(code, lat, lon) for code, lat, lon in rows])
+
     # -- DatasetRegistry
     def current(self) -> list[DatasetRecord]:
         with self._reading() as conn:

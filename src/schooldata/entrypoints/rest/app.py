@@ -1,96 +1,30 @@
-"""The Litestar app factory: routes, error handlers and the ASGI layers around them."""
+"""The Litestar app factory: the registry's routes, the operational pages, error handlers, and
+the one HTTP edge layer around them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+import anyio.to_thread
 from litestar import Litestar, Request, Response, get
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, NotFoundException
 
 from schooldata.application.service import Application
+from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest import operations
+from schooldata.entrypoints.rest.cors import Cors, cors_policy
+from schooldata.entrypoints.rest.edge import ASGIApp, HttpEdge
 from schooldata.entrypoints.rest.errors import (
     carries_credentials,
     exception_handlers,
     http_exception_response,
 )
-from schooldata.entrypoints.rest.observability import (
-    Metrics,
-    ObservabilityLayer,
-    instrument,
-)
 from schooldata.entrypoints.rest.openapi import build_document
-from schooldata.entrypoints.rest.replay import (
-    DEFAULT_MAX_BYTES,
-    KeyedReplayLayer,
-    ReplayLayer,
-    VersionWatch,
-)
+from schooldata.entrypoints.rest.paths import OPENAPI_PATH, is_commercial_route
 from schooldata.entrypoints.rest.responses import NO_STORE
 from schooldata.entrypoints.rest.routes import Routes
-from schooldata.entrypoints.rest.transport import (
-    EXTRA_HEADERS_KEY,
-    ASGIApp,
-    CachingLayer,
-    CompressionLayer,
-    CorsLayer,
-    TransportLayer,
-    cors_policy,
-)
-
-OPENAPI_PATH = operations.OPENAPI_PATH
-PUBLIC_MAX_AGE = 300
-PUBLIC_ROUTES = ("/api/v1/search", "/api/get-school")
-
-
-# Commercial routes that share the public record's path shape (`/api/v1/schools/{urn}`).
-COMMERCIAL_SCHOOL_PATHS = frozenset(
-    {"/api/v1/schools/search", "/api/v1/schools/nearby", "/api/v1/schools/compare"}
-)
-
-
-def is_public_route(path: str) -> bool:
-    if path in PUBLIC_ROUTES:
-        return True
-    return (
-        path.startswith("/api/v1/schools/")
-        and path.count("/") == 4
-        and path not in COMMERCIAL_SCHOOL_PATHS
-    )
-
-
-def has_public_errors(path: str) -> bool:
-    """Anonymous requests to these paths get the public error shape from the outer layers."""
-    return is_public_route(path) or operations.is_operation_path(path)
-
-
-def is_public_only(path: str) -> bool:
-    """Routes whose answer is public whatever credentials the request carries."""
-    return path in PUBLIC_ROUTES or operations.is_operation_path(path) or path == OPENAPI_PATH
-
-
-def is_cross_origin_readable(path: str) -> bool:
-    """The public GETs browsers of other origins may read (anonymous answers only)."""
-    return is_public_route(path) or path == OPENAPI_PATH
-
-
-def is_commercial_route(path: str) -> bool:
-    """Paths of the commercial tier: its refusals take the commercial error shape even for an
-    anonymous caller (the public record's path is public until a key says otherwise)."""
-    return path.startswith("/api/v1/") and not is_public_only(path) and not is_public_route(path)
-
-
-def is_keyed_replay_candidate(path: str) -> bool:
-    """Commercial GET routes (public-only ones answer keyed callers publicly, unmetered)."""
-    return path.startswith("/api/v1/") and not is_public_only(path)
-
-
-def cache_max_age(path: str) -> int | None:
-    """Anonymous GET answers that get validators and `Cache-Control: public`."""
-    if is_public_route(path) or path == OPENAPI_PATH:
-        return PUBLIC_MAX_AGE
-    return operations.cache_max_age(path)
+from schooldata.entrypoints.rest.transport import EXTRA_HEADERS_KEY
 
 
 def create_litestar(
@@ -108,15 +42,16 @@ def create_litestar(
     metrics = metrics or Metrics()
     routes = Routes(app.pipeline.observed_by(metrics), base_url=base_url)
 
-    @get(OPENAPI_PATH, sync_to_thread=True, include_in_schema=False)
-    def openapi_document(request: Request[Any, Any, Any]) -> Response[Any]:
+    @get(OPENAPI_PATH, include_in_schema=False)
+    async def openapi_document(request: Request[Any, Any, Any]) -> Response[Any]:
         # Public, but credentials sent with it are still checked (a bad key gets 401).
-        identified = routes.identified(request)
-        if isinstance(identified, Response):
-            return identified
+        if carries_credentials(request):
+            identified = await anyio.to_thread.run_sync(routes.identified, request)
+            if isinstance(identified, Response):
+                return identified
         return Response(document)
 
-    def check_options(request: Request[Any, Any, Any]) -> Response[Any] | None:
+    async def check_options(request: Request[Any, Any, Any]) -> Response[Any] | None:
         """Litestar's own OPTIONS answer, for a request that carries credentials: they are
         authenticated (a bad key gets 401) and a known caller's answer carries its meter
         readings (through the scope: the transport layer adds them), metering nothing."""
@@ -143,7 +78,10 @@ def create_litestar(
             if isinstance(identified, Response):
                 return identified
             caller = identified
-        commercial = is_commercial_route(request.url.path)
+        # An unknown path is no tier's: its 404 takes the shape the credentials choose. An
+        # existing commercial path's refusals (405, 413) are commercial.
+        known = not isinstance(exc, NotFoundException)
+        commercial = known and is_commercial_route(request.url.path)
         response = http_exception_response(request, exc, commercial_route=commercial)
         if caller is not None:
             response.headers.update({**routes.readings(caller), **NO_STORE})
@@ -176,18 +114,12 @@ def create_app(
     max_body_bytes: int = 64 * 1024,
     metrics: Metrics | None = None,
     cors_origins: Sequence[str] = (),
-    replay_bytes: int = DEFAULT_MAX_BYTES,
-    replay_keyed: bool = False,
 ) -> ASGIApp:
     """The served ASGI application: Litestar inside the HTTP layers, outermost first:
-    access log and metrics, request id and query-key refusal, replay of anonymous answers
-    already computed for the same data, gzip, HTTP caching, CORS.
+    access log and metrics, request id and query-key refusal, gzip, HTTP caching, CORS.
 
     `metrics` is shared with other faces when the composition root passes one;
-    `cors_origins` is `settings.cors_origins` (empty: any origin, public GETs only).
-    `replay_bytes` bounds each replay store (0: no replay); `replay_keyed` also replays
-    commercial GETs (metered each time), for key stores that answer in microseconds (the
-    composition root enables it for SQLite without Redis; see replay.KeyedReplayLayer)."""
+    `cors_origins` is `settings.cors_origins` (empty: any origin, public GETs only)."""
     metrics = metrics or Metrics()
     litestar = create_litestar(
         app,
@@ -197,35 +129,9 @@ def create_app(
         max_body_bytes=max_body_bytes,
         metrics=metrics,
     )
-    routed: ASGIApp = CorsLayer(
+    return HttpEdge(
         litestar,  # type: ignore[arg-type]
-        origins=cors_policy(cors_origins),
-        is_eligible=is_cross_origin_readable,
-    )
-    routed = CachingLayer(routed, max_age_for=cache_max_age)
-    watch = VersionWatch(app.ports.schools.version)
-    if replay_keyed:
-        routed = KeyedReplayLayer(
-            routed,
-            application=instrument(app, metrics, face="rest"),
-            watch=watch,
-            is_candidate=is_keyed_replay_candidate,
-            max_bytes=replay_bytes,
-        )
-    routed = CompressionLayer(routed)
-    routed = ReplayLayer(
-        routed,
-        version=watch,
-        is_replayable_get=is_public_route,
-        max_bytes=replay_bytes,
-        on_mcp_replay=metrics.mcp_call,
-    )
-    transport = TransportLayer(
-        routed, new_request_id=app.ids.request_id, is_public_route=has_public_errors
-    )
-    return ObservabilityLayer(
-        transport,
+        new_request_id=app.ids.request_id,
         metrics=metrics,
-        is_public_route=has_public_errors,
-        is_public_only=is_public_only,
+        cors=Cors(cors_policy(cors_origins)),
     )

@@ -33,7 +33,7 @@ from litestar.params import FromPath
 
 from schooldata import __version__
 from schooldata.application.service import Application
-from schooldata.entrypoints.rest.observability import (
+from schooldata.entrypoints.observability.metrics import (
     CONTENT_TYPE,
     Labels,
     Metrics,

@@ -8,24 +8,27 @@ with the six meter headers, and its refusal the tier's error body and status.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
+import anyio.to_thread
 from litestar import HttpMethod, Request, Response, route
 from litestar.params import RawBody
 
 from schooldata.application.access import Caller
 from schooldata.application.operations.declaration import Entry, Place
 from schooldata.application.operations.registry import REGISTRY
-from schooldata.application.pipeline import Credentials, Pipeline, Refused
+from schooldata.application.pipeline import ANONYMOUS, Credentials, Pipeline, Refused
 from schooldata.domain.errors import DomainError
 from schooldata.domain.keys import AuthenticationFailed, single_header_value
 from schooldata.entrypoints import answers
 from schooldata.entrypoints.rest.bodies import json_body
+from schooldata.entrypoints.rest.edge import KEY_PREFIX_KEY
 from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY, request_id_of
-from schooldata.entrypoints.rest.observability import KEY_PREFIX_KEY
 from schooldata.entrypoints.rest.query import parse_query
 from schooldata.entrypoints.rest.responses import refusal_response, success_response
+from schooldata.ports.keys import WouldBlock
 
 FEATURE_KEY = "schooldata.feature"
 # RFC 9745: a deprecated route is deprecated since the versioned API's v1 launch
@@ -34,11 +37,20 @@ DEPRECATION = "@1787097600"
 
 
 def credentials_of(request: Request[Any, Any, Any]) -> Credentials:
-    """The credential headers as sent; one sent twice with different keys conflicts."""
-    headers = request.headers
+    """The credential headers as sent (read from the raw headers in one pass); one sent twice
+    with different keys conflicts."""
+    authorization: list[str] = []
+    x_api_key: list[str] = []
+    for name, value in request.scope["headers"]:
+        if len(name) == 13 and name.lower() == b"authorization":
+            authorization.append(value.decode("latin-1"))
+        elif len(name) == 9 and name.lower() == b"x-api-key":
+            x_api_key.append(value.decode("latin-1"))
+    if not authorization and not x_api_key:
+        return ANONYMOUS
     return Credentials(
-        authorization=single_header_value(headers.getall("authorization", [])),
-        x_api_key=single_header_value(headers.getall("x-api-key", [])),
+        authorization=single_header_value(authorization),
+        x_api_key=single_header_value(x_api_key),
     )
 
 
@@ -67,20 +79,30 @@ class Routes:
     def base_url(self, request: Request[Any, Any, Any]) -> str:
         return self._base_url or str(request.base_url).rstrip("/")
 
-    def answer(
+    async def answer(
         self, entry: Entry, request: Request[Any, Any, Any], body: bytes | None
     ) -> Response[Any]:
-        headers = _deprecation(entry, request)
+        """Runs the pipeline on the event loop when everything it reads answers from memory,
+        else (`WouldBlock`, nothing counted yet) on a worker thread."""
+        headers: dict[str, str] = {}
+        credentials = ANONYMOUS
         try:
-            credentials = credentials_of(request)
             arguments, places = arguments_of(request, body)
-            outcome = self._pipeline.call(entry, arguments, credentials=credentials, places=places)
+            headers = _deprecation(entry, arguments)
+            credentials = credentials_of(request)
+            call = partial(
+                self._pipeline.call, entry, arguments, credentials=credentials, places=places
+            )
+            try:
+                outcome = call(wait=False)
+            except WouldBlock:
+                outcome = await anyio.to_thread.run_sync(partial(call, wait=True))
         except AuthenticationFailed as error:  # (conflicting credential headers)
             return self.refused(request, Refused(error, keyed=True), headers)
         except Refused as refused:
             return self.refused(request, refused, headers)
         except DomainError as error:  # the query string or the body itself
-            keyed = entry.public is None or credentials_present(request)
+            keyed = entry.public is None or credentials.present or credentials_present(request)
             return self.refused(request, Refused(error, keyed=keyed), headers)
         scope = request.scope
         if outcome.keyed:
@@ -129,37 +151,33 @@ class Routes:
 
         if takes_body:
 
-            def with_body(request: Request[Any, Any, Any], body: RawBody) -> Response[Any]:
-                return answer(entry, request, body)
+            async def with_body(request: Request[Any, Any, Any], body: RawBody) -> Response[Any]:
+                return await answer(entry, request, body)
 
-            handler: Callable[..., Response[Any]] = with_body
+            handler: Callable[..., Awaitable[Response[Any]]] = with_body
         else:
 
-            def without_body(request: Request[Any, Any, Any]) -> Response[Any]:
-                return answer(entry, request, None)
+            async def without_body(request: Request[Any, Any, Any]) -> Response[Any]:
+                return await answer(entry, request, None)
 
             handler = without_body
-        return route(
-            litestar_path,
-            http_method=[HttpMethod(method)],
-            name=name,
-            sync_to_thread=True,
-            status_code=200,
-        )(handler)
+        return route(litestar_path, http_method=[HttpMethod(method)], name=name, status_code=200)(
+            handler
+        )
 
 
 def credentials_present(request: Request[Any, Any, Any]) -> bool:
     return any(name.lower() in ("authorization", "x-api-key") for name in request.headers)
 
 
-def _deprecation(entry: Entry, request: Request[Any, Any, Any]) -> dict[str, str]:
+def _deprecation(entry: Entry, arguments: dict[str, object]) -> dict[str, str]:
     """A deprecated route's headers: `Deprecation`, and a `Link` to the successor of this
     very record when the URN asked for is well formed."""
     operation = entry.public or entry.keyed
     if operation is None or operation.deprecated_for is None:
         return {}
     headers = {"Deprecation": DEPRECATION}
-    raw = request.query_params.get("urn")
+    raw = arguments.get("urn")
     if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) == 6:
         successor = REGISTRY[operation.deprecated_for].path.replace("{urn}", raw)
         headers["Link"] = f'<{successor}>; rel="successor-version"'

@@ -1,5 +1,5 @@
-"""The postcode and dataset caches over every store: the same answers, and imports are seen
-once the data version moves (which every import, postcodes included, does)."""
+"""The serving snapshot over every store: the same postcode and dataset answers, and imports
+are seen once the data version moves (which every import, postcodes included, does)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from tests.integration.conftest import Store, fixture_postcodes
 
-from schooldata.adapters.memory.lookups import CachedDatasets, CachedPostcodes, DataVersion
+from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.sql import SqlStore
 from schooldata.adapters.system import SystemClock
 from schooldata.application.import_dataset import DatasetKind, ImportDataset
@@ -67,40 +67,48 @@ def import_postcodes(store: object, rows: list[tuple[str, Location]], source: st
     )
 
 
-def test_the_caches_answer_every_postcode_shape_as_the_store_does(loaded_store: Store) -> None:
-    version = DataVersion(loaded_store.version)
-    cache = CachedPostcodes(loaded_store, version=version)
-    datasets = CachedDatasets(loaded_store, version=version)
-    for raw in every_postcode_shape():
-        expected = outcome(loaded_store, raw)
-        assert outcome(cache, raw) == expected, raw
-        assert outcome(cache, raw) == expected, f"{raw} (cached)"
-    assert datasets.current() == loaded_store.current()
-    assert datasets.current() == loaded_store.current()
+def test_the_snapshot_answers_every_postcode_shape_as_the_store_does(
+    loaded_store: Store,
+) -> None:
+    snapshot = SnapshotReader(loaded_store)  # type: ignore[arg-type]
+    try:
+        for raw in every_postcode_shape():
+            assert outcome(snapshot, raw) == outcome(loaded_store, raw), raw
+        assert snapshot.current() == loaded_store.current()
+        assert snapshot.local_authorities() == loaded_store.local_authorities()
+    finally:
+        snapshot.close()
 
 
-def test_a_postcode_import_moves_the_data_version_and_the_caches_follow_it(
+def test_a_postcode_import_moves_the_data_version_and_the_snapshot_follows_it(
     store: Store,
 ) -> None:
-    version = DataVersion(store.version, refresh_seconds=0)
-    cache = CachedPostcodes(store, version=version)
-    datasets = CachedDatasets(store, version=version)
-    before = store.version()
-    assert outcome(cache, "ZZ9 9ZZ") is UnknownPostcode
-    assert outcome(cache, "ZZ9") is UnknownPostcode
-    assert datasets.current() == []
+    snapshot = SnapshotReader(store, refresh_seconds=0.02)  # type: ignore[arg-type]
+    try:
+        before = store.version()
+        assert outcome(snapshot, "ZZ9 9ZZ") is UnknownPostcode
+        assert outcome(snapshot, "ZZ9") is UnknownPostcode
+        assert snapshot.current() == []
 
-    import_postcodes(store, [("ZZ99ZZ", Location(55.0, -3.0))], "codepoint_open")
+        import_postcodes(store, [("ZZ99ZZ", Location(55.0, -3.0))], "codepoint_open")
+        assert store.version() != before
+        wait_for(lambda: outcome(snapshot, "ZZ9 9ZZ") == Location(55.0, -3.0))
+        assert outcome(snapshot, "zz9") == Location(55.0, -3.0)
+        assert [r.name for r in snapshot.current()] == ["codepoint_open"]
 
-    assert store.version() != before
-    assert outcome(cache, "ZZ9 9ZZ") == Location(55.0, -3.0)
-    assert outcome(cache, "zz9") == Location(55.0, -3.0)
-    assert [r.name for r in datasets.current()] == ["codepoint_open"]
+        # A re-import without it: the postcode is unknown again.
+        import_postcodes(store, [("ZZ99ZY", Location(55.1, -3.1))], "codepoint_open")
+        wait_for(lambda: outcome(snapshot, "ZZ9 9ZZ") is UnknownPostcode)
+        assert outcome(snapshot, "ZZ9") == Location(55.1, -3.1)
+    finally:
+        snapshot.close()
 
-    # A re-import without it: the postcode is unknown again.
-    import_postcodes(store, [("ZZ99ZY", Location(55.1, -3.1))], "codepoint_open")
-    assert outcome(cache, "ZZ9 9ZZ") is UnknownPostcode
-    assert outcome(cache, "ZZ9") == Location(55.1, -3.1)
+
+def wait_for(condition: object, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "the import was never seen"
+        time.sleep(0.02)
 
 
 def test_the_production_app_serves_a_postcode_imported_by_another_process(
@@ -110,8 +118,8 @@ def test_the_production_app_serves_a_postcode_imported_by_another_process(
     settings = load_settings({}, database_url=url, key_secret=KEY_SECRET, home=tmp_path / "home")
     app = bootstrap(settings)
     try:
-        assert isinstance(app.ports.postcodes, CachedPostcodes)
-        assert isinstance(app.ports.datasets, CachedDatasets)
+        assert isinstance(app.ports.postcodes, SnapshotReader)
+        assert isinstance(app.ports.datasets, SnapshotReader)
         near = PublicSearchRequest(postcode="ZZ9 9ZZ", radius_miles=2)
         with pytest.raises(UnknownPostcode):
             app.search_schools.execute(near)

@@ -1,0 +1,305 @@
+"""The one ASGI layer around the routed app: what every HTTP answer needs, whatever answers.
+
+In one pass over the request and one over the answer (each nested layer costs every request
+a frame and a send wrapper, so they are not stacked):
+- a request id (`req_` + 20 base62) on every answer, also Litestar's own 404s and MCP's;
+- a key in the query string refused (400 `api_key_in_query`) before anything else runs;
+- HEAD answered as GET without the body; OPTIONS' `Allow` names HEAD beside GET;
+- CORS for the public GETs (`cors`); HTTP caching and content coding (`representation`):
+  public GET 200s get a strong ETag per representation, `Cache-Control: public`, a 304 for a
+  matching `If-None-Match`; a request with credentials never gets an ETag and is `no-store`;
+- one access-log line and the request metrics when the answer is done.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from schooldata.entrypoints.observability.access import AccessLog, access_entry
+from schooldata.entrypoints.observability.metrics import Metrics
+from schooldata.entrypoints.rest import paths, representation
+from schooldata.entrypoints.rest.cors import EXPOSED_HEADERS, Cors
+from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY
+from schooldata.entrypoints.rest.transport import (
+    EXTRA_HEADERS_KEY,
+    QUERY_KEY_REJECTED,
+    REQUEST_ID_KEY,
+    ROUTE_LABEL_KEY,
+    carries_key_in_query,
+    header_of,
+    query_key_refusal,
+    with_head,
+    with_vary,
+    without_headers,
+)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+Headers = list[tuple[bytes, bytes]]
+
+KEY_PREFIX_KEY = "schooldata.key_prefix"
+UNMATCHED_ROUTE = "(unmatched)"
+PUBLIC, COMMERCIAL = "public", "commercial"
+CACHE_VARY = (b"Accept-Encoding", b"Authorization", b"X-API-Key")
+UNCODED_PREFIXES = ("/mcp",)  # the MCP endpoint's answers go out as the SDK wrote them
+_WANTED = {
+    b"authorization": "credentials",
+    b"x-api-key": "credentials",
+    b"origin": "origin",
+    b"accept-encoding": "accept_encoding",
+    b"if-none-match": "if_none_match",
+    b"access-control-request-method": "acr_method",
+    b"access-control-request-headers": "acr_headers",
+}
+
+
+class _Request:
+    """What the edge read of one request, and what it saw of its answer."""
+
+    __slots__ = ("cors", "grant", "head", "id_header", "options", "seen", "size", "status")
+
+    def __init__(self, seen: dict[str, Any], id_header: tuple[bytes, bytes], method: str) -> None:
+        self.seen = seen
+        self.id_header = id_header
+        self.head = method == "HEAD"
+        self.options = method == "OPTIONS"
+        self.cors = False  # a CORS-eligible read (its answers vary on Origin)
+        self.grant: bytes | None = None  # the Access-Control-Allow-Origin to send
+        self.status = 500
+        self.size = 0
+
+    @property
+    def credentials(self) -> bool:
+        return "credentials" in self.seen
+
+
+class HttpEdge:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        new_request_id: Callable[[], str],
+        metrics: Metrics,
+        cors: Cors,
+        access: AccessLog | None = None,
+    ) -> None:
+        self._app = app
+        self._new_request_id = new_request_id
+        self._metrics = metrics
+        self._cors = cors
+        self._access = access or AccessLog()
+        self._coded = representation.CodedForms()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        request_id = self._new_request_id()
+        scope[REQUEST_ID_KEY] = request_id
+        seen: dict[str, Any] = {}
+        for name, value in scope.get("headers", ()):
+            field = _WANTED.get(bytes(name).lower())
+            if field is not None and field not in seen:
+                seen[field] = True if field == "credentials" else bytes(value)
+        path = str(scope.get("path", ""))
+        method = str(scope.get("method", "GET"))
+        request = _Request(seen, (b"x-request-id", request_id.encode()), method)
+        if request.head:
+            scope["method"] = "GET"  # HEAD is GET without the body (RFC 9110 9.3.2)
+        query = bytes(scope.get("query_string", b""))
+        self._metrics.request_started()
+        try:
+            await self._answer(scope, receive, send, request, path, method, query)
+        finally:
+            self._metrics.request_finished()
+            self._record(scope, request, path, method, query, time.perf_counter() - started)
+
+    async def _answer(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        request: _Request,
+        path: str,
+        method: str,
+        query: bytes,
+    ) -> None:
+        rejected = carries_key_in_query(query)
+        scope[QUERY_KEY_REJECTED] = rejected
+        if rejected:
+            scope[ROUTE_LABEL_KEY] = "(api_key_in_query)"
+            public = paths.has_public_errors(path) and not request.credentials
+            status, headers, body = query_key_refusal(str(scope[REQUEST_ID_KEY]), public=public)
+            await self._reply(send, request, status, headers, body)
+            return
+        readable = paths.is_cross_origin_readable(path.rstrip("/") or "/")
+        allowed = self._cors.allowed(request.seen.get("origin")) if readable else None
+        if request.options and "origin" in request.seen and "acr_method" in request.seen:
+            asked = request.seen["acr_method"]
+            if allowed is not None and Cors.preflight_ok(asked, request.seen.get("acr_headers")):
+                scope[ROUTE_LABEL_KEY] = "(cors_preflight)"
+                await self._reply(send, request, 204, self._cors.preflight_headers(allowed), b"")
+                return
+        elif readable and method in ("GET", "HEAD"):
+            request.cors = True
+            request.grant = None if request.credentials else allowed
+        await self._app(scope, receive, self._sender(scope, send, request))
+
+    def _sender(self, scope: Scope, send: Send, request: _Request) -> Send:
+        held: Message | None = None
+        streaming = False
+
+        async def edge_send(message: Message) -> None:
+            nonlocal held, streaming
+            if message["type"] == "http.response.start":
+                held = message
+                request.status = int(message["status"])
+                return
+            if message["type"] != "http.response.body" or held is None:
+                await send(message)
+                return
+            body = bytes(message.get("body", b""))
+            more = bool(message.get("more_body", False))
+            if not streaming and more:  # a streamed answer: headers now, the body as it comes
+                streaming = True
+                headers = self._finish(scope, request, list(held.get("headers", ())))
+                await send({**held, "headers": headers})
+            if streaming:
+                request.size += len(body)
+                await send({**message, "body": b""} if request.head else message)
+                return
+            status, headers, body = self._represent(scope, request, held, body)
+            request.status, request.size = status, len(body)
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": b"" if request.head else body})
+
+        return edge_send
+
+    async def _reply(
+        self, send: Send, request: _Request, status: int, headers: Headers, body: bytes
+    ) -> None:
+        request.status, request.size = status, len(body)
+        headers = [*headers, request.id_header]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"" if request.head else body})
+
+    def _represent(
+        self, scope: Scope, request: _Request, start: Message, body: bytes
+    ) -> tuple[int, Headers, bytes]:
+        """The whole answer as this client gets it: validators, content coding, or a 304."""
+        status = int(start["status"])
+        headers: Headers = list(start.get("headers", ()))
+        path = str(scope.get("path", ""))
+        cache_control = header_of(headers, b"cache-control")
+        encoded = header_of(headers, b"content-encoding") is not None
+        coding = None
+        if (
+            len(body) >= representation.MINIMUM_SIZE
+            and not encoded
+            and not path.startswith(UNCODED_PREFIXES)
+            and representation.compressible(
+                header_of(headers, b"content-type"), status, cache_control
+            )
+        ):
+            coding = representation.coding_for(request.seen.get("accept_encoding"))
+        max_age = None
+        if not request.credentials and scope.get("method") == "GET" and status == 200:
+            max_age = paths.cache_max_age(path.rstrip("/") or "/")
+        if (
+            max_age is not None
+            and not encoded
+            and b"no-store" not in (cache_control or b"").lower()
+        ):
+            tag = representation.strong_etag(body)
+            shown = representation.tag_of(tag, coding)
+            headers = without_headers(headers, b"etag")
+            headers.append((b"etag", f'"{shown}"'.encode()))
+            if cache_control is None:
+                headers.append((b"cache-control", f"public, max-age={max_age}".encode()))
+            for name in CACHE_VARY:
+                headers = with_vary(headers, name)
+            if representation.none_match(request.seen.get("if_none_match"), (tag, shown)):
+                headers = without_headers(
+                    headers, b"content-length", b"content-type", b"content-encoding"
+                )
+                return 304, self._finish(scope, request, headers), b""
+            if coding is not None:
+                body = self._coded.get(shown, body, coding)
+        elif coding is not None:
+            body = representation.encode(body, coding)
+        if coding is not None:
+            headers.append((b"content-encoding", coding.encode()))
+            headers = with_vary(headers, b"Accept-Encoding")
+        headers = without_headers(headers, b"content-length")
+        headers.append((b"content-length", str(len(body)).encode()))
+        return status, self._finish(scope, request, headers), body
+
+    def _finish(self, scope: Scope, request: _Request, headers: Headers) -> Headers:
+        """What every answer gets: no-store and no ETag with credentials, CORS, OPTIONS'
+        `Allow` and extras, and the request id (replacing any other)."""
+        headers = without_headers(headers, b"x-request-id")
+        if request.credentials:
+            headers = without_headers(headers, b"etag")
+            if header_of(headers, b"cache-control") is None:
+                headers.append((b"cache-control", b"no-store"))
+        if request.cors:
+            if self._cors.enabled and not self._cors.any:
+                headers = with_vary(headers, b"Origin")
+            if request.grant is not None:
+                headers.append((b"access-control-allow-origin", request.grant))
+                headers.append((b"access-control-expose-headers", EXPOSED_HEADERS))
+        if request.options:
+            headers = [
+                (name, with_head(value) if bytes(name).lower() == b"allow" else value)
+                for name, value in headers
+            ]
+            headers.extend(scope.get(EXTRA_HEADERS_KEY, ()))
+        headers.append(request.id_header)
+        return headers
+
+    def _record(
+        self,
+        scope: Scope,
+        request: _Request,
+        path: str,
+        method: str,
+        query: bytes,
+        seconds: float,
+    ) -> None:
+        route = str(scope.get("path_template") or scope.get(ROUTE_LABEL_KEY) or UNMATCHED_ROUTE)
+        tier = _tier(scope, request, path)
+        self._metrics.http_request(
+            route=route, method=method, status=request.status, tier=tier, seconds=seconds
+        )
+        self._access.write(
+            access_entry(
+                request_id=scope.get(REQUEST_ID_KEY),
+                tier=tier,
+                route=route,
+                method=method,
+                path=path,
+                status=request.status,
+                seconds=seconds,
+                size=request.size,
+                query=None if scope.get(QUERY_KEY_REJECTED) else query,
+                key_prefix=scope.get(KEY_PREFIX_KEY),
+            )
+        )
+
+
+def _tier(scope: Scope, request: _Request, path: str) -> str:
+    if scope.get(COMMERCIAL_TIER_KEY):
+        return COMMERCIAL
+    if scope.get(QUERY_KEY_REJECTED):
+        # The edge answered in the commercial shape unless both hold.
+        public = paths.has_public_errors(path) and not request.credentials
+        return PUBLIC if public else COMMERCIAL
+    if request.credentials and not paths.is_public_only(path):
+        return COMMERCIAL  # e.g. a keyed MCP call, or a keyed call to an unknown route
+    return PUBLIC

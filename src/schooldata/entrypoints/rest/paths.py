@@ -1,0 +1,72 @@
+"""What an HTTP path is, for the answers given before (or without) a route: the query-key
+refusal, Litestar's 404/405, CORS, HTTP caching and the access log's tier.
+
+Derived from the registry: the public addresses are the public operations' paths (a
+`{urn}` segment matches any one segment, unless a keyed-only operation has that very path),
+so a new public operation is public here too.
+"""
+
+from __future__ import annotations
+
+from schooldata.application.operations.registry import REGISTRY
+from schooldata.entrypoints.rest import operations
+
+OPENAPI_PATH = operations.OPENAPI_PATH
+PUBLIC_MAX_AGE = 300
+
+
+def _templates() -> tuple[tuple[tuple[str, ...], ...], frozenset[str], frozenset[str]]:
+    public: list[tuple[str, ...]] = []
+    public_only: set[str] = set()
+    keyed_static: set[str] = set()
+    for (_method, path), entry in REGISTRY.entries():
+        if entry.public is not None:
+            public.append(tuple(path.split("/")))
+            if entry.keyed is None:
+                public_only.add(path)
+        elif "{" not in path:
+            keyed_static.add(path)
+    return tuple(public), frozenset(public_only), frozenset(keyed_static)
+
+
+_PUBLIC, _PUBLIC_ONLY, _KEYED_STATIC = _templates()
+
+
+def is_public_route(path: str) -> bool:
+    """An address with a public operation (the anonymous answer is public there)."""
+    if path in _KEYED_STATIC:
+        return False
+    parts = path.split("/")
+    return any(
+        len(parts) == len(template)
+        and all(t.startswith("{") or t == p for t, p in zip(template, parts, strict=True))
+        for template in _PUBLIC
+    )
+
+
+def has_public_errors(path: str) -> bool:
+    """Anonymous requests to these paths get the public error shape from the outer layers."""
+    return is_public_route(path) or operations.is_operation_path(path)
+
+
+def is_public_only(path: str) -> bool:
+    """Paths whose answer is public whatever credentials the request carries."""
+    return path in _PUBLIC_ONLY or operations.is_operation_path(path) or path == OPENAPI_PATH
+
+
+def is_cross_origin_readable(path: str) -> bool:
+    """The public GETs browsers of other origins may read (anonymous answers only)."""
+    return is_public_route(path) or path == OPENAPI_PATH
+
+
+def is_commercial_route(path: str) -> bool:
+    """Existing paths of the commercial tier: their refusals take the commercial shape even
+    for an anonymous caller."""
+    return path.startswith("/api/v1/") and not is_public_only(path) and not is_public_route(path)
+
+
+def cache_max_age(path: str) -> int | None:
+    """Anonymous GET answers that get validators and `Cache-Control: public`."""
+    if is_public_route(path) or path == OPENAPI_PATH:
+        return PUBLIC_MAX_AGE
+    return operations.cache_max_age(path)

@@ -1,0 +1,32 @@
+"""Driven port: what an in-memory read model of one data version is built from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Protocol
+
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.school import School
+
+
+class RegisterSource(Protocol):
+    def version(self) -> str:
+        """Changes whenever any served data changes."""
+        ...
+
+    def iter_all(self) -> Iterator[School]:
+        """Every served school, in URN order."""
+        ...
+
+    def local_authorities(self) -> list[tuple[str | None, str, int]]: ...
+
+    def current(self) -> list[DatasetRecord]: ...
+
+    def iter_postcodes(self) -> Iterator[tuple[str, float, float]]:
+        """Every live postcode (compact) and its location, in compact order; a postcode that
+        several sources hold comes once per source, the winning source last."""
+        ...
+
+    def iter_outward_codes(self) -> Iterator[tuple[str, float, float]]:
+        """Each outward code and the centroid of its live postcodes."""
+        ...
