@@ -66,8 +66,7 @@ class Session:
     @property
     def base_url(self) -> str:
         """Where the URLs in answers point: the configured base URL, else the local server."""
-        settings = self.settings
-        return (settings.base_url or f"http://{settings.host}:{settings.port}").rstrip("/")
+        return self.settings.served_url
 
     def plan(self, feature: Feature) -> Plan:
         """The plan this command runs under, after checking it includes `feature`."""
