@@ -79,9 +79,9 @@ fuzz: install
 soak: install
 	$(BIN)/pytest tests/reliability -m slow -p no:xdist $(PYTEST_ARGS)
 
-## Regenerate the bundled synthetic demo dataset (needs ../shared/data/codepoint_open)
+## Regenerate the bundled synthetic demo dataset (needs ../shared/data: Code-Point Open, and the real school names it must avoid)
 demo-data: install
-	$(PY) tools/generate_demo.py --codepoint ../shared/data/codepoint_open --out src/schooldata/adapters/sample/data
+	$(PY) -m tools.demo --codepoint ../shared/data/codepoint_open --real-names ../shared/data/performance_tables --out src/schooldata/adapters/sample/data
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info src/*.egg-info
