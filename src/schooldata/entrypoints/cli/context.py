@@ -17,7 +17,7 @@ from attrs import define, field
 
 from schooldata.application.service import Application
 from schooldata.domain.plans import Feature, Plan
-from schooldata.entrypoints.cli.output import FORMATS, Format, Writer, opened
+from schooldata.entrypoints.cli.output import FORMATS, SYNTHETIC_NOTICE, Format, Writer, opened
 from schooldata.entrypoints.cli.runtime import CliRuntime
 from schooldata.settings import Settings
 
@@ -77,7 +77,11 @@ class Session:
     def write(self, produce: Callable[[Writer], T], *, fmt: Format | None = None) -> T:
         """Run `produce` against the output (stdout or `--output FILE`) and return its result."""
         with opened(self.output) as stream:
-            return produce(Writer(fmt or self.fmt, stream))
+            writer = Writer(fmt or self.fmt, stream)
+            result = produce(writer)
+        if writer.drew_table and self._app and self._app.about.serves_synthetic_data():
+            click.echo(SYNTHETIC_NOTICE, err=True)
+        return result
 
 
 pass_session = click.make_pass_decorator(Session)
