@@ -3,23 +3,57 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: install serve test lint typecheck contracts unit bdd fuzz soak bench bench-quick clean demo-data
+# Installs come from the lock files (hashes checked), then the project itself without
+# dependencies: two installs a month apart get the same packages. `make lock` refreshes them.
+DEV_LOCK := requirements/dev.txt
+RUNTIME_LOCK := requirements/runtime.txt
+STAMP := $(VENV)/.installed-stamp
+RUNTIME_STAMP := $(VENV)/.runtime-stamp
+UV_VERSION := 0.13.9
+COMPILE := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes --quiet
 
-$(STAMP): pyproject.toml
+# `make serve PORT=8001 HOST=0.0.0.0 WORKERS=2`: only values given on the make command line
+# (a HOST or PORT in the environment is not this server's), else the settings' (SCHOOLDATA_*).
+given = $(filter command line,$(origin $(1)))
+SERVE_ARGS := $(if $(call given,HOST),--host $(HOST)) $(if $(call given,PORT),--port $(PORT)) $(if $(call given,WORKERS),--workers $(WORKERS))
+
+.PHONY: install serve test lint bdd fuzz soak bench bench-quick clean demo-data lock lock-upgrade
+
+$(PY):
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(PYTHON) -m venv $(VENV)
+
+# Everything: the project, its extras (PostgreSQL, Redis, tracing) and the test tools.
+$(STAMP): pyproject.toml $(DEV_LOCK) | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r $(DEV_LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip check
+	touch $(STAMP) $(RUNTIME_STAMP)
+
+# What the embedded default (SQLite + the demo) needs, and nothing else: for `make serve`.
+$(RUNTIME_STAMP): pyproject.toml $(RUNTIME_LOCK) | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r $(RUNTIME_LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip check
+	touch $(RUNTIME_STAMP)
 
 install: $(STAMP)
 
-## Set up, build the demo database on first use, and serve on http://127.0.0.1:8000
-serve: install
-	$(BIN)/schooldata serve
+## Set up (runtime packages only), build the demo database on first use, serve on http://127.0.0.1:8000
+serve: $(RUNTIME_STAMP)
+	$(BIN)/schooldata $(strip serve $(SERVE_ARGS))
+
+## Refresh the lock files after editing pyproject.toml (current pins kept where they still fit)
+lock: | $(PY)
+	$(PY) -m pip install --quiet 'uv==$(UV_VERSION)'
+	$(COMPILE) $(LOCK_ARGS) --extra dev -o $(DEV_LOCK)
+	$(COMPILE) --constraint $(DEV_LOCK) -o $(RUNTIME_LOCK)
+
+## The same, every package at its newest version that fits
+lock-upgrade:
+	$(MAKE) --no-print-directory lock LOCK_ARGS=--upgrade
 
 ## Set up and run every check: lint, types, import contracts, all tests (CI-sized slices)
 test: install lint
@@ -45,9 +79,9 @@ fuzz: install
 soak: install
 	$(BIN)/pytest tests/reliability -m slow -p no:xdist $(PYTEST_ARGS)
 
-## Regenerate the bundled synthetic demo dataset (needs ../shared/data/codepoint_open)
+## Regenerate the bundled synthetic demo dataset (needs ../shared/data: Code-Point Open, and the real school names it must avoid)
 demo-data: install
-	$(PY) tools/generate_demo.py --codepoint ../shared/data/codepoint_open --out src/schooldata/adapters/sample/data
+	$(PY) -m tools.demo --codepoint ../shared/data/codepoint_open --real-names ../shared/data/performance_tables --out src/schooldata/adapters/sample/data
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info src/*.egg-info
@@ -59,3 +93,5 @@ bench: install
 ## The same scenarios on the bundled demo dataset, short runs (under a minute once set up)
 bench-quick: install
 	$(PY) -m bench --quick $(BENCH_ARGS)
+
+## Instructions per replayed request under callgrind (keyed list vs its anonymous twin; ~7 min)

@@ -16,6 +16,7 @@ from typing import Any
 
 import anyio.to_thread
 
+from schooldata.adapters.extras import MissingExtra
 from schooldata.adapters.memory.access import (
     InMemoryKeyStore,
     InMemoryQuotaCounter,
@@ -108,18 +109,24 @@ def bootstrap(
 
     The embedded demo database is built on first use. Any other database is created (its
     schema migrated from nothing) only with `create_database`: a command that only reads
-    refuses, naming it, a database that does not exist, rather than serve an empty one."""
+    refuses, naming it, a database that does not exist, rather than serve an empty one. That
+    check comes before the key secret's, and nothing is created before both passed."""
     from schooldata.adapters.sql.access import SqlKeyStore, SqlQuotaCounter
     from schooldata.adapters.sql.store import SqlStore
 
     settings = settings or load_settings(**overrides)
-    secret = key_secret(settings)
-    plans = load_plans(settings)
     if settings.uses_embedded_demo:
         settings.home.mkdir(parents=True, exist_ok=True)
+    # The database first: a mistyped --db is the problem to name, not the secret it would need.
     store = SqlStore(settings.effective_database_url)
-    if not create_database and not settings.uses_embedded_demo:
-        store.require_schema()
+    try:
+        if not create_database and not settings.uses_embedded_demo:
+            store.require_schema()
+        secret = key_secret(settings)
+        plans = load_plans(settings)
+    except BaseException:
+        store.close()
+        raise
     store.upgrade()
     # The register, the postcodes and the dataset list are read from an in-memory snapshot of
     # the SQL store, rebuilt in the background whenever an import changes the data version.
@@ -162,7 +169,10 @@ def _rate_limiter(settings: Settings) -> Any:
 
         machine = MachineRateLimiter(machine_rate_path(settings))
     if settings.redis_url:
-        from schooldata.adapters.redis.rate import RedisRateLimiter
+        try:
+            from schooldata.adapters.redis.rate import RedisRateLimiter
+        except MissingExtra as missing:
+            raise SettingsError(str(missing)) from None
 
         if machine is None:
             return RedisRateLimiter(settings.redis_url)

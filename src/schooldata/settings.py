@@ -17,6 +17,8 @@ from attrs import evolve, frozen
 
 ENV_PREFIX = "SCHOOLDATA_"
 LOG_FORMATS = ("json", "text")
+# Listening on every interface: a client on this machine reaches it on loopback.
+WILDCARD_HOSTS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
 
 
 class SettingsError(ValueError):
@@ -56,6 +58,18 @@ class Settings:
     @property
     def effective_database_url(self) -> str:
         return self.database_url or f"sqlite:///{self.demo_database_path}"
+
+    @property
+    def served_url(self) -> str:
+        """Where `serve`, run with these settings, is reached from this machine: `base_url`
+        when set, else the host and port (a wildcard address is reached on loopback, an
+        IPv6 address in brackets). The CLI writes its record URLs from it."""
+        if self.base_url:
+            return self.base_url.rstrip("/")
+        host = WILDCARD_HOSTS.get(self.host, self.host)
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
 
 
 _FIELDS: dict[str, str] = {

@@ -462,6 +462,9 @@ def test_a_database_given_with_db_and_no_key_secret_is_named_in_the_error(tmp_pa
         "SCHOOLDATA_DATABASE_URL": None,
         "SCHOOLDATA_CONFIG": None,
     }
+    # The database exists: a missing one is reported before the secret (test_cli_configuration).
+    upgraded = CliRunner().invoke(cli, ["--db", database, "db", "upgrade"], obj=runtime(), env=env)
+    assert upgraded.exit_code == 0, upgraded.stderr
     result = CliRunner().invoke(cli, ["--db", database, "meta"], obj=runtime(), env=env)
     assert result.exit_code == 3
     assert "SCHOOLDATA_KEY_SECRET is required" in result.stderr

@@ -1,4 +1,4 @@
-"""Every CLI example in README.md, docs/cli.md and the commands' --help runs, as written, on
+"""Every CLI example in README.md, docs/*.md and the commands' --help runs, as written, on
 the embedded demo database, and exits as it says (0 unless a `# exit code N` comment says
 otherwise). The few that cannot run here are named, with the reason."""
 
@@ -44,6 +44,8 @@ NOT_RUN = {
     "import postcodes ../shared/data/codepoint_open": "the full OS release, minutes to load",
     "--db postgresql+psycopg://app@db/schooldata db upgrade": "a deployment's own server",
     "serve --host 0.0.0.0 --port 8080 --workers 4": "runs until stopped",
+    "serve": "runs until stopped",
+    "import postcodes codepo_gb/Data/CSV/": "needs the publisher's download",
     "keys revoke svc_live_AbC1": "a placeholder for a prefix `keys list` shows",
 }
 
@@ -84,7 +86,7 @@ def split(example: str) -> tuple[list[str], int]:
 
 ALL_EXAMPLES = [
     *examples_in_markdown(ROOT / "README.md"),
-    *examples_in_markdown(ROOT / "docs" / "cli.md"),
+    *(e for page in sorted((ROOT / "docs").glob("*.md")) for e in examples_in_markdown(page)),
     *examples_in_help(),
 ]
 

@@ -86,6 +86,10 @@ class About:
             sources=tuple(self._datasets.current()),
         )
 
+    def serves_synthetic_data(self) -> bool:
+        """The data served includes invented records (the bundled demo): every face says so."""
+        return any(record.synthetic for record in self._datasets.current())
+
     def freshness(self) -> list[Freshness]:
         out = []
         for record in self._datasets.current():

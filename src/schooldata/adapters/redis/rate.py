@@ -13,10 +13,14 @@ import logging
 import threading
 import time
 
-import redis
-
+from schooldata.adapters.extras import MissingExtra
 from schooldata.adapters.memory.access import InMemoryRateLimiter
 from schooldata.ports.keys import RateLimiter
+
+try:
+    import redis
+except ModuleNotFoundError:
+    raise MissingExtra("SCHOOLDATA_REDIS_URL (rate windows in Redis)", "redis") from None
 
 log = logging.getLogger("schooldata.rate")
 WINDOW_TTL_SECONDS = 3

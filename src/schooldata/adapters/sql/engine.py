@@ -13,17 +13,20 @@ import threading
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import psycopg
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from schooldata.adapters.extras import MissingExtra
 from schooldata.adapters.sql.connect_breaker import ConnectBreaker
 from schooldata.domain.errors import DataUnavailable
 from schooldata.ports.keys import WouldBlock
+
+if TYPE_CHECKING:
+    import psycopg
 
 SQLITE_BUSY_TIMEOUT_MS = 5_000
 POSTGRES_CONNECT_TIMEOUT_S = 5
@@ -53,8 +56,18 @@ WRITE_OPTION = "schooldata_write"
 
 BATCH_ROWS = 50_000
 
-# Raw DBAPI cursors (bulk loads) raise driver errors that SQLAlchemy never sees.
-DRIVER_ERRORS: tuple[type[Exception], ...] = (SQLAlchemyError, sqlite3.Error, psycopg.Error)
+
+def _driver_errors() -> tuple[type[Exception], ...]:
+    """Raw DBAPI cursors (bulk loads) raise driver errors that SQLAlchemy never sees. psycopg
+    is the `postgres` extra: without it there is no PostgreSQL and none of its errors."""
+    try:
+        import psycopg
+    except ModuleNotFoundError:
+        return (SQLAlchemyError, sqlite3.Error)
+    return (SQLAlchemyError, sqlite3.Error, psycopg.Error)
+
+
+DRIVER_ERRORS = _driver_errors()
 
 
 @contextmanager
@@ -195,6 +208,9 @@ def create_engine_for(url: str) -> Engine:
     if backend == "sqlite":
         return _sqlite_engine(parsed)
     if backend == "postgresql":
+        if "+" not in parsed.drivername:
+            # psycopg 3 is the one PostgreSQL driver here: a plain `postgresql://` means it.
+            parsed = parsed.set(drivername="postgresql+psycopg")
         return _postgres_engine(parsed)
     raise ValueError(f"unsupported database backend {backend!r} (use sqlite or postgresql)")
 
@@ -252,6 +268,10 @@ def postgres_connect_args(url: URL) -> dict[str, Any]:
 
 
 def _postgres_engine(url: URL) -> Engine:
+    try:
+        import psycopg
+    except ModuleNotFoundError:
+        raise MissingExtra("PostgreSQL", "postgres") from None
     connect_args = postgres_connect_args(url)
     engine = create_engine(
         url.difference_update_query(["options"]),

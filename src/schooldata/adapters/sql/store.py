@@ -35,6 +35,7 @@ from sqlalchemy import (
     update,
 )
 
+from schooldata.adapters.extras import MissingExtra
 from schooldata.adapters.sql import tables as t
 from schooldata.adapters.sql.engine import (
     DRIVER_ERRORS,
@@ -102,6 +103,8 @@ class SqlStore:
     def __init__(self, url: str) -> None:
         try:
             self._engine: Engine = create_engine_for(url)
+        except MissingExtra as exc:
+            raise DataUnavailable(f"Cannot use the database at {describe(url)}: {exc}") from exc
         except _SETUP_ERRORS as exc:
             raise DataUnavailable(f"Cannot use the database at {describe(url)}.") from exc
         self._writer = self._engine.execution_options(**{WRITE_OPTION: True})

@@ -22,7 +22,7 @@ from schooldata.application.service import Application
 from schooldata.domain.plans import Feature, Plan
 from schooldata.entrypoints import answers
 from schooldata.entrypoints.answers import Rendered
-from schooldata.entrypoints.cli.output import FORMATS, Format, Writer, opened
+from schooldata.entrypoints.cli.output import FORMATS, SYNTHETIC_NOTICE, Format, Writer, opened
 from schooldata.entrypoints.cli.runtime import CliRuntime
 from schooldata.settings import Settings
 
@@ -71,8 +71,7 @@ class Session:
     @property
     def base_url(self) -> str:
         """Where the URLs in answers point: the configured base URL, else the local server."""
-        settings = self.settings
-        return (settings.base_url or f"http://{settings.host}:{settings.port}").rstrip("/")
+        return self.settings.served_url
 
     @property
     def local_plan(self) -> Plan:
@@ -97,7 +96,11 @@ class Session:
     def write(self, produce: Callable[[Writer], T], *, fmt: Format | None = None) -> T:
         """Run `produce` against the output (stdout or `--output FILE`) and return its result."""
         with opened(self.output) as stream:
-            return produce(Writer(fmt or self.fmt, stream))
+            writer = Writer(fmt or self.fmt, stream)
+            result = produce(writer)
+        if writer.drew_table and self._app and self._app.about.serves_synthetic_data():
+            click.echo(SYNTHETIC_NOTICE, err=True)
+        return result
 
 
 pass_session = click.make_pass_decorator(Session)

@@ -38,6 +38,11 @@ Format = Literal["table", "json", "csv"]
 FORMATS: tuple[Format, ...] = ("table", "json", "csv")
 NULL_MARK = "—"
 UNBOUNDED = 1 << 20  # columns: a table written to a file or pipe is as wide as it needs
+# After a table from the bundled demo, on stderr: JSON and CSV stay the API's data alone.
+SYNTHETIC_NOTICE = (
+    "Synthetic demo data: these schools are invented (real local authorities and postcodes); "
+    "import the publishers' files for real data (schooldata import --help)."
+)
 
 
 @frozen
@@ -110,6 +115,7 @@ class Writer:
     def __init__(self, fmt: Format, stream: TextIO) -> None:
         self.fmt = fmt
         self.stream = stream
+        self.drew_table = False  # a table of data was drawn (not only a message)
 
     def document(self, data: Any) -> None:
         """A whole JSON document (single resources and the public SearchResponse)."""
@@ -131,7 +137,7 @@ class Writer:
         table.add_column("Value", overflow="fold")
         for key, value in flat.items():
             table.add_row(Text(key), table_cell(value))
-        self._console().print(table)
+        self._draw(table)
 
     def rows(
         self, items: Iterable[Mapping[str, Any]], view: RowsView, *, caption: str | None = None
@@ -181,8 +187,12 @@ class Writer:
             table.add_row(*(table_cell(flat.get(c.key)) for c in columns))
             count += 1
         if count:  # an empty answer is said on stderr (exit code 1), not drawn
-            self._console().print(table)
+            self._draw(table)
         return count
+
+    def _draw(self, table: Table) -> None:
+        self._console().print(table)
+        self.drew_table = True
 
     def message(self, text: str) -> None:
         """Plain human text (confirmations); never part of a JSON or CSV answer."""

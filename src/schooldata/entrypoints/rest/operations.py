@@ -162,7 +162,14 @@ class SwaggerAssets:
         return self._cache[name]
 
 
-def docs_page(prefix: str, assets: SwaggerAssets) -> str:
+SYNTHETIC_NOTICE: Final = (
+    "<p><strong>Synthetic demo data.</strong> Every school this server answers about is "
+    "invented (the local authorities and postcodes are real): it is the bundled demo, not "
+    "government data. Import the publishers' files for real answers.</p>"
+)
+
+
+def docs_page(prefix: str, assets: SwaggerAssets, *, synthetic: bool = False) -> str:
     root = html.escape(prefix, quote=True)
     version = html.escape(assets.version, quote=True)
     asset = f"{root}{ASSETS_PATH}"
@@ -179,6 +186,7 @@ def docs_page(prefix: str, assets: SwaggerAssets) -> str:
 <body>
 <noscript>This page needs JavaScript. The OpenAPI document is at
 <a href="{root}{OPENAPI_PATH}">{OPENAPI_PATH}</a>.</noscript>
+{SYNTHETIC_NOTICE if synthetic else ""}
 <div id="swagger-ui" data-openapi-url="{root}{OPENAPI_PATH}"></div>
 <script src="{asset}/swagger-ui-bundle.js?v={version}"></script>
 <script src="{asset}/{INIT_SCRIPT}?v={version}"></script>
@@ -215,7 +223,9 @@ def landing_links(prefix: str, has_mcp: bool) -> list[tuple[str, str, str]]:
     return [(name, prefix + path, text) for name, path, text in LINKS if has_mcp or name != "mcp"]
 
 
-def landing_page(links: list[tuple[str, str, str]], prefix: str = "") -> str:
+def landing_page(
+    links: list[tuple[str, str, str]], prefix: str = "", *, synthetic: bool = False
+) -> str:
     search = html.escape(f"{prefix}/api/v1/search?query=st%20mary", quote=True)
     items = "\n".join(
         f'<li><a href="{html.escape(href, quote=True)}">{html.escape(href)}</a>: '
@@ -233,8 +243,11 @@ line-height:1.5}}code{{background:#f3f3f3;padding:0 .2em}}</style>
 </head>
 <body>
 <h1>schooldata</h1>
-<p>Read-only data about open schools in England, from government open data: a public REST
-API (no key), a commercial REST API and an MCP endpoint (API key), version {__version__}.</p>
+<p>Read-only data about open schools in England, from government open data, version
+{__version__}: a public REST API and the MCP endpoint's two public tools (searching schools and
+one school's record; no key), and a commercial REST API and the commercial MCP tools (API
+key).</p>
+{SYNTHETIC_NOTICE if synthetic else ""}
 <ul>
 {items}
 </ul>
@@ -373,16 +386,19 @@ def operations_handlers(
         prefix = str(request.scope.get("root_path", ""))
         has_mcp = any(route.path == MCP_PATH for route in request.app.routes)
         links = landing_links(prefix, has_mcp)
+        synthetic = app.about.serves_synthetic_data()
         headers = {**SECURITY_HEADERS, "Vary": "Accept"}
         if prefers_json(request):
             body = {
                 "name": "schooldata",
                 "version": __version__,
+                "synthetic": synthetic,
                 "links": {n: h for n, h, _ in links},
             }
             return Response(body, headers=headers)
         headers["Content-Security-Policy"] = HOME_CSP
-        return Response(landing_page(links, prefix), media_type="text/html", headers=headers)
+        page = landing_page(links, prefix, synthetic=synthetic)
+        return Response(page, media_type="text/html", headers=headers)
 
     @get(DOCS_PATH, sync_to_thread=False, include_in_schema=False, name="docs")
     def docs(request: Request[Any, Any, Any]) -> Response[str]:
@@ -395,7 +411,8 @@ def operations_handlers(
                 media_type="text/html",
                 headers={**headers, **NO_STORE},
             )
-        return Response(docs_page(prefix, swagger), media_type="text/html", headers=headers)
+        page = docs_page(prefix, swagger, synthetic=app.about.serves_synthetic_data())
+        return Response(page, media_type="text/html", headers=headers)
 
     @get(f"{ASSETS_PATH}/{{name:str}}", sync_to_thread=False, include_in_schema=False)
     def docs_asset(name: FromPath[str]) -> Response[bytes]:
