@@ -6,7 +6,7 @@ dataset list and every postcode, kept current by a background check, so no read 
   a mix. The postcodes are rebuilt only when a postcode dataset changed.
 - Reads never touch the source. Until the first snapshot is built they wait for it (`ready`
   says when they would not: a face on an event loop asks first). While the last check failed,
-  or the check in progress has had no answer for `stale_after` seconds (a hung store), every
+  or a check is waiting on a store silent for `stale_after` seconds (a hung store), every
   read fails at once with DataUnavailable rather than serve data that may be gone; reads
   answer again as soon as a check succeeds. (A busy process that merely runs the check late
   keeps serving: only the store's silence counts.)
@@ -64,7 +64,8 @@ class SnapshotReader:
         self._refresh = refresh_seconds
         self._stale_after = refresh_seconds + 1.0 if stale_after is None else stale_after
         self._snapshot: Snapshot | None = None
-        self._asked_at: float | None = None  # when the version check in progress began
+        self._asking = False  # a version check is waiting for the store
+        self._answered_at = 0.0  # when the store last answered one
         self._failed = False
         self._first_check = threading.Event()
         self._closed = threading.Event()
@@ -88,8 +89,8 @@ class SnapshotReader:
             snapshot = self._snapshot
             if snapshot is None:
                 raise DataUnavailable()
-        asked = self._asked_at
-        if self._failed or (asked is not None and time.monotonic() - asked > self._stale_after):
+        silent = self._asking and time.monotonic() - self._answered_at > self._stale_after
+        if self._failed or silent:
             raise DataUnavailable()  # the store refused, or has not answered for too long
         return snapshot
 
@@ -108,10 +109,11 @@ class SnapshotReader:
 
     def check(self) -> None:
         """One check of the source (the thread's work; tests may call it to step the clock)."""
-        self._asked_at = time.monotonic()
+        self._asking = True
         try:
             version = self._source.version()
-            self._asked_at = None  # the store answers (building may take a while)
+            self._asking = False  # the store answers (building may take a while)
+            self._answered_at = time.monotonic()
             current = self._snapshot
             if current is None or current.version != version:
                 self._snapshot = self._build(version, current)
@@ -120,7 +122,7 @@ class SnapshotReader:
         else:
             self._failed = False
         finally:
-            self._asked_at = None
+            self._asking = False
             self._first_check.set()
 
     def _build(self, version: str, previous: Snapshot | None) -> Snapshot:
