@@ -12,7 +12,7 @@ import secrets
 import tomllib
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 
@@ -29,6 +29,9 @@ from schooldata.application.service import Application, Ports, build_application
 from schooldata.domain.plans import PlanCatalogue, catalogue_from_mapping
 from schooldata.ports.clock import Clock, IdSource
 from schooldata.settings import Settings, SettingsError, load_settings
+
+if TYPE_CHECKING:
+    from schooldata.adapters.sql.store import SqlStore
 
 TEST_SECRET = b"schooldata-test-secret-not-for-production-use"
 
@@ -97,23 +100,48 @@ def bootstrap(
     settings: Settings | None = None, *, create_database: bool = True, **overrides: Any
 ) -> Application:
     """The production wiring: SQL store (SQLite demo by default), SQL keys and quotas, Redis
-    rate windows when configured.
+    rate windows when configured; the database made ready to serve.
 
     The embedded demo database is built on first use. Any other database is created (its
     schema migrated from nothing) only with `create_database`: a command that only reads
     refuses, naming it, a database that does not exist, rather than serve an empty one."""
+    settings = settings or load_settings(**overrides)
+    app, store = _wire(settings)
+    _prepare(app, store, settings, create_database=create_database)
+    return app
+
+
+def _prepare(
+    app: Application, store: SqlStore, settings: Settings, *, create_database: bool
+) -> None:
+    if not create_database and not settings.uses_embedded_demo:
+        store.require_schema()
+    store.upgrade()
+    if settings.uses_embedded_demo:
+        from schooldata.adapters.sample.demo import ensure_demo
+
+        ensure_demo(app, lock_path=settings.home / "demo.lock")
+
+
+def assemble(settings: Settings) -> Application:
+    """The production wiring of `bootstrap` without touching the database, Redis or any other
+    dependency: what a server worker builds. Every use of a dependency happens per request,
+    so a worker started while one is down answers as a running worker would (503, the public
+    search's 500, `/ready` 503) and serves again as soon as it is back. The database must
+    already be migrated (and the demo built): `serve` does both once, before its workers."""
+    app, _ = _wire(settings, create=False)
+    return app
+
+
+def _wire(settings: Settings, *, create: bool = True) -> tuple[Application, SqlStore]:
     from schooldata.adapters.sql.access import SqlKeyStore, SqlQuotaCounter
     from schooldata.adapters.sql.store import SqlStore
 
-    settings = settings or load_settings(**overrides)
     secret = key_secret(settings)
     plans = load_plans(settings)
     if settings.uses_embedded_demo:
         settings.home.mkdir(parents=True, exist_ok=True)
-    store = SqlStore(settings.effective_database_url)
-    if not create_database and not settings.uses_embedded_demo:
-        store.require_schema()
-    store.upgrade()
+    store = SqlStore(settings.effective_database_url, create=create)
     version = DataVersion(store.version)
     ports = Ports(
         # Reads of the register come from an in-memory snapshot of the SQL store, rebuilt
@@ -132,12 +160,7 @@ def bootstrap(
         clock=SystemClock(),
         ids=SecureIds(),
     )
-    app = build_application(ports=ports, plans=plans, key_secret=secret)
-    if settings.uses_embedded_demo:
-        from schooldata.adapters.sample.demo import ensure_demo
-
-        ensure_demo(app, lock_path=settings.home / "demo.lock")
-    return app
+    return build_application(ports=ports, plans=plans, key_secret=secret), store
 
 
 def _rate_limiter(settings: Settings) -> Any:
@@ -227,18 +250,22 @@ def answers_keys_locally(settings: Settings) -> bool:
 
 def asgi_from_environment() -> Any:
     """Factory for ASGI servers (`granian --interface asgi --factory ...`, `uvicorn --factory ...`);
-    every worker process builds its own application from the same environment."""
+    every worker process builds its own application from the same environment, without
+    touching the database (see `assemble`: migrate first, `schooldata db upgrade`)."""
     from schooldata.entrypoints.rest.observability import configure_logging
 
     settings = load_settings()
     configure_logging(settings.log_format)
-    return build_asgi(bootstrap(settings), settings)
+    return build_asgi(assemble(settings), settings)
 
 
 def serve(settings: Settings, *, create_database: bool = True) -> None:
     """Run the server (granian; see docs/performance.md for the measurement that chose it).
-    Builds the demo database once, in this process, before workers start (any other database
-    only with `create_database`)."""
+    Checks the database and builds the demo once, in this process, before workers start (any
+    other database is created only with `create_database`): a database that is missing or
+    unreachable at start stops `serve` with a clear message. Workers never touch it to start
+    (`assemble`), so one respawned during an outage serves 503s, not a crash loop that
+    would take granian down with it."""
     from granian import Granian
     from granian.constants import Interfaces, Loops
     from granian.log import LogLevels
@@ -246,8 +273,13 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
     from schooldata.entrypoints.rest.observability import configure_logging
 
     configure_logging(settings.log_format)
-    # Migrations and the demo build happen once, not per worker.
-    bootstrap(settings, create_database=create_database)
+    # Migrations and the demo build happen once, here, not per worker; this process's
+    # connections are closed before the workers are forked from it.
+    app, store = _wire(settings)
+    try:
+        _prepare(app, store, settings, create_database=create_database)
+    finally:
+        store.close()
     os.environ.update(_settings_environment(settings))
     Granian(
         "schooldata.bootstrap:asgi_from_environment",
