@@ -252,10 +252,12 @@ def asgi_from_environment() -> Any:
     """Factory for ASGI servers (`granian --interface asgi --factory ...`, `uvicorn --factory ...`);
     every worker process builds its own application from the same environment, without
     touching the database (see `assemble`: migrate first, `schooldata db upgrade`)."""
+    from schooldata.adapters.server import raise_open_file_limit
     from schooldata.entrypoints.rest.observability import configure_logging
 
     settings = load_settings()
     configure_logging(settings.log_format)
+    raise_open_file_limit()
     return build_asgi(assemble(settings), settings)
 
 
@@ -270,6 +272,7 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
     from granian.constants import Interfaces, Loops
     from granian.log import LogLevels
 
+    from schooldata.adapters.server import granian_connection_options, raise_open_file_limit
     from schooldata.entrypoints.rest.observability import configure_logging
 
     configure_logging(settings.log_format)
@@ -281,6 +284,8 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
     finally:
         store.close()
     os.environ.update(_settings_environment(settings))
+    # Workers are forked from this process and inherit the raised limit.
+    open_files = raise_open_file_limit()
     Granian(
         "schooldata.bootstrap:asgi_from_environment",
         factory=True,
@@ -293,6 +298,11 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
         log_access=False,  # our own access log carries request ids and never a key
         respawn_failed_workers=True,
         loop=Loops(server_loop()),
+        **granian_connection_options(
+            header_timeout_seconds=settings.header_timeout_seconds,
+            max_connections=settings.max_connections,
+            open_files=open_files,
+        ),
     ).serve()
 
 
@@ -316,6 +326,8 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
         "log_format",
         "max_body_bytes",
         "replay_mb",
+        "header_timeout_seconds",
+        "max_connections",
         "workers",  # several workers without Redis share their rate windows (_rate_limiter)
     )
     for name in names:
