@@ -52,8 +52,10 @@ async def authenticate(app: Application, scope: Scope) -> Caller | None:
     DataUnavailable (503). The key store may do I/O, so a keyed lookup runs on a worker thread."""
     # A credential header sent twice with different keys conflicts, as on REST (one rule:
     # domain/keys.single_header_value); the first line is never silently chosen.
-    authorization = single_header_value(header_values(scope, b"authorization"))
-    x_api_key = single_header_value(header_values(scope, b"x-api-key"))
+    authorization = single_header_value(
+        header_values(scope, b"authorization"), header="Authorization"
+    )
+    x_api_key = single_header_value(header_values(scope, b"x-api-key"), header="X-API-Key")
     if authorization is None and x_api_key is None:
         return None
     return await anyio.to_thread.run_sync(

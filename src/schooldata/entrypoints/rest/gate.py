@@ -81,8 +81,10 @@ class CommercialGate:
         """None for an anonymous request; raises for bad credentials (never downgrades)."""
         headers = request.headers
         return self.app.authenticate.execute(
-            authorization=single_header_value(headers.getall("authorization", [])),
-            x_api_key=single_header_value(headers.getall("x-api-key", [])),
+            authorization=single_header_value(
+                headers.getall("authorization", []), header="Authorization"
+            ),
+            x_api_key=single_header_value(headers.getall("x-api-key", []), header="X-API-Key"),
         )
 
     def auth_failure(
