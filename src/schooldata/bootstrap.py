@@ -12,7 +12,7 @@ import secrets
 import tomllib
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 
@@ -30,6 +30,9 @@ from schooldata.application.service import Application, Ports, build_application
 from schooldata.domain.plans import PlanCatalogue, catalogue_from_mapping
 from schooldata.ports.clock import Clock, IdSource
 from schooldata.settings import Settings, SettingsError, load_settings
+
+if TYPE_CHECKING:
+    from schooldata.adapters.sql.store import SqlStore
 
 TEST_SECRET = b"schooldata-test-secret-not-for-production-use"
 EVERY_PORT = frozenset(Port)
@@ -105,29 +108,56 @@ def bootstrap(
     settings: Settings | None = None, *, create_database: bool = True, **overrides: Any
 ) -> Application:
     """The production wiring: SQL store (SQLite demo by default), SQL keys and quotas, Redis
-    rate windows when configured.
+    rate windows when configured; the database made ready to serve.
 
     The embedded demo database is built on first use. Any other database is created (its
     schema migrated from nothing) only with `create_database`: a command that only reads
     refuses, naming it, a database that does not exist, rather than serve an empty one. That
     check comes before the key secret's, and nothing is created before both passed."""
+    settings = settings or load_settings(**overrides)
+    must_exist = not create_database and not settings.uses_embedded_demo
+    app, store = _wire(settings, must_exist=must_exist)
+    _prepare(app, store, settings)
+    return app
+
+
+def _prepare(app: Application, store: SqlStore, settings: Settings) -> None:
+    """Make the database ready to serve: migrated, and the demo built on first use."""
+    store.upgrade()
+    if settings.uses_embedded_demo:
+        from schooldata.adapters.sample.demo import ensure_demo
+
+        ensure_demo(app, lock_path=settings.home / "demo.lock")
+
+
+def assemble(settings: Settings) -> Application:
+    """The production wiring of `bootstrap` without touching the database, Redis or any other
+    dependency: what a server worker builds. Every use of a dependency happens per request,
+    so a worker started while one is down answers as a running worker would (503, the public
+    search's 500, `/ready` 503) and serves again as soon as it is back. The database must
+    already be migrated (and the demo built): `serve` does both once, before its workers."""
+    app, _ = _wire(settings, create=False)
+    return app
+
+
+def _wire(
+    settings: Settings, *, create: bool = True, must_exist: bool = False
+) -> tuple[Application, SqlStore]:
     from schooldata.adapters.sql.access import SqlKeyStore, SqlQuotaCounter
     from schooldata.adapters.sql.store import SqlStore
 
-    settings = settings or load_settings(**overrides)
-    if settings.uses_embedded_demo:
+    if settings.uses_embedded_demo and create:
         settings.home.mkdir(parents=True, exist_ok=True)
     # The database first: a mistyped --db is the problem to name, not the secret it would need.
-    store = SqlStore(settings.effective_database_url)
+    store = SqlStore(settings.effective_database_url, create=create)
     try:
-        if not create_database and not settings.uses_embedded_demo:
+        if must_exist:
             store.require_schema()
         secret = key_secret(settings)
         plans = load_plans(settings)
     except BaseException:
         store.close()
         raise
-    store.upgrade()
     # The register, the postcodes and the dataset list are read from an in-memory snapshot of
     # the SQL store, rebuilt in the background whenever an import changes the data version.
     snapshot = SnapshotReader(store)
@@ -152,11 +182,7 @@ def bootstrap(
         nonblocking=lambda: SNAPSHOT_PORTS if snapshot.ready else frozenset(),
         reuse_bytes=settings.replay_mb * 1024 * 1024,
     )
-    if settings.uses_embedded_demo:
-        from schooldata.adapters.sample.demo import ensure_demo
-
-        ensure_demo(app, lock_path=settings.home / "demo.lock")
-    return app
+    return app, store
 
 
 def _rate_limiter(settings: Settings) -> Any:
@@ -239,28 +265,46 @@ def _quota_given_back_at_shutdown(app: Application) -> Any:
 
 def asgi_from_environment() -> Any:
     """Factory for ASGI servers (`granian --interface asgi --factory ...`, `uvicorn --factory ...`);
-    every worker process builds its own application from the same environment."""
+    every worker process builds its own application from the same environment, without
+    touching the database (see `assemble`: migrate first, `schooldata db upgrade`)."""
+    from schooldata.adapters.server import raise_open_file_limit
     from schooldata.entrypoints.observability.logs import configure_logging
 
     settings = load_settings()
     configure_logging(settings.log_format)
-    return build_asgi(bootstrap(settings), settings)
+    raise_open_file_limit()
+    return build_asgi(assemble(settings), settings)
 
 
 def serve(settings: Settings, *, create_database: bool = True) -> None:
     """Run the server (granian; see docs/performance.md for the measurement that chose it).
-    Builds the demo database once, in this process, before workers start (any other database
-    only with `create_database`)."""
+    Checks the database and builds the demo once, in this process, before workers start (any
+    other database is created only with `create_database`): a database that is missing or
+    unreachable at start stops `serve` with a clear message. Workers never touch it to start
+    (`assemble`), so one respawned during an outage serves 503s, not a crash loop that
+    would take granian down with it."""
     from granian import Granian
     from granian.constants import Interfaces, Loops
     from granian.log import LogLevels
 
+    from schooldata.adapters.server import granian_connection_options, raise_open_file_limit
     from schooldata.entrypoints.observability.logs import configure_logging
 
     configure_logging(settings.log_format)
-    # Migrations and the demo build happen once, not per worker.
-    bootstrap(settings, create_database=create_database)
+    # Migrations and the demo build happen once, here, not per worker; this process's
+    # connections are closed before the workers are forked from it.
+    must_exist = not create_database and not settings.uses_embedded_demo
+    app, store = _wire(settings, must_exist=must_exist)
+    try:
+        _prepare(app, store, settings)
+    finally:
+        close_snapshot = getattr(app.ports.schools, "close", None)
+        if callable(close_snapshot):  # the snapshot's checker thread: workers have their own
+            close_snapshot()
+        store.close()
     os.environ.update(_settings_environment(settings))
+    # Workers are forked from this process and inherit the raised limit.
+    open_files = raise_open_file_limit()
     Granian(
         "schooldata.bootstrap:asgi_from_environment",
         factory=True,
@@ -273,6 +317,11 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
         log_access=False,  # our own access log carries request ids and never a key
         respawn_failed_workers=True,
         loop=Loops(server_loop()),
+        **granian_connection_options(
+            header_timeout_seconds=settings.header_timeout_seconds,
+            max_connections=settings.max_connections,
+            open_files=open_files,
+        ),
     ).serve()
 
 
@@ -296,6 +345,8 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
         "log_format",
         "max_body_bytes",
         "replay_mb",
+        "header_timeout_seconds",
+        "max_connections",
         "workers",  # several workers without Redis share their rate windows (_rate_limiter)
     )
     for name in names:

@@ -19,6 +19,8 @@ ENV_PREFIX = "SCHOOLDATA_"
 LOG_FORMATS = ("json", "text")
 # Listening on every interface: a client on this machine reaches it on loopback.
 WILDCARD_HOSTS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
+MAX_HEADER_TIMEOUT_SECONDS = 600
+MIN_CONNECTIONS, MAX_CONNECTIONS = 64, 1_000_000
 
 
 class SettingsError(ValueError):
@@ -45,6 +47,8 @@ class Settings:
     log_format: str = "json"
     max_body_bytes: int = 64 * 1024
     replay_mb: int = 32
+    header_timeout_seconds: int = 30
+    max_connections: int = 4096
 
     @property
     def demo_database_path(self) -> Path:
@@ -86,6 +90,8 @@ _FIELDS: dict[str, str] = {
     "log_format": "str",
     "max_body_bytes": "int",
     "replay_mb": "int",
+    "header_timeout_seconds": "int",
+    "max_connections": "int",
 }
 
 
@@ -161,6 +167,16 @@ def validate(settings: Settings) -> Settings:
         raise SettingsError(f"{ENV_PREFIX}MAX_BODY_BYTES must be at least 1024")
     if not 0 <= settings.replay_mb <= 4096:
         raise SettingsError(f"{ENV_PREFIX}REPLAY_MB must be 0-4096, got {settings.replay_mb}")
+    if not 1 <= settings.header_timeout_seconds <= MAX_HEADER_TIMEOUT_SECONDS:
+        raise SettingsError(
+            f"{ENV_PREFIX}HEADER_TIMEOUT_SECONDS must be 1-{MAX_HEADER_TIMEOUT_SECONDS}, "
+            f"got {settings.header_timeout_seconds}"
+        )
+    if not MIN_CONNECTIONS <= settings.max_connections <= MAX_CONNECTIONS:
+        raise SettingsError(
+            f"{ENV_PREFIX}MAX_CONNECTIONS must be {MIN_CONNECTIONS}-{MAX_CONNECTIONS}, "
+            f"got {settings.max_connections}"
+        )
     return settings
 
 

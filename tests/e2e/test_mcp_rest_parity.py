@@ -54,6 +54,8 @@ def test_two_different_keys_in_one_header_conflict_on_mcp_as_on_rest(
         )
         assert response.status_code == 401, response.text
         assert response.json()["error"]["code"] == "conflicting_credentials"
+        # The message names the header that carries two keys, not the other one.
+        assert response.json()["error"]["message"].startswith(f"'{header}' carries different")
 
 
 def test_a_keyed_callers_refusals_carry_the_meter_readings(

@@ -175,7 +175,25 @@ def test_two_different_keys_in_one_credential_header_conflict(
             headers=[("Authorization", f"Bearer {first}"), ("Authorization", f"Bearer {second}")],
         )
         assert response.status_code == 401
-        assert response.json()["error"]["code"] == "conflicting_credentials"
+        error = response.json()["error"]
+        assert error["code"] == "conflicting_credentials"
+        assert error["message"].startswith("'Authorization' carries different keys"), error
+        assert "X-API-Key" not in error["message"]
+
+
+def test_an_integer_too_large_for_its_bound_is_refused_by_naming_the_bound(
+    client: TestClient, app: Application
+) -> None:
+    headers = {"Authorization": f"Bearer {issue_key(app)}"}
+    for page in ("9223372036854775807", "9" * 300):
+        response = client.get(f"/api/v1/schools?page={page}", headers=headers)
+        assert response.status_code == 400
+        error = response.json()["error"]
+        assert (error["code"], error["details"]) == ("invalid_parameter", {"parameter": "page"})
+        assert error["message"] == "page must be between 1 and 2147483647."
+    limit = client.get("/api/v1/search?query=st&limit=9223372036854775807")
+    assert limit.status_code == 400
+    assert limit.json()["error"] == "limit must be between 1 and 25."
 
 
 def test_the_same_key_sent_twice_in_one_header_is_one_key(

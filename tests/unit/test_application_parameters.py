@@ -62,7 +62,7 @@ def test_integers_are_read_from_text_and_numbers(value: object, expected: int) -
 
 
 @pytest.mark.parametrize(
-    "value", ["1.5", "ten", "", "١٢", "1e3", "9" * 13, True, False, 1.5, [1], "-", "0x10"]
+    "value", ["1.5", "ten", "", "١٢", "1e3", "9 9", True, False, 1.5, [1], "-", "0x10"]
 )
 def test_non_integers_are_rejected(value: object) -> None:
     with pytest.raises(InvalidParameter) as caught:
@@ -87,6 +87,39 @@ def test_a_one_sided_integer_bound_is_enforced() -> None:
         p.integer({"page": "0"}, "page", minimum=1)
     with pytest.raises(InvalidParameter, match="at most 9"):
         p.integer({"n": "10"}, "n", maximum=9)
+
+
+@pytest.mark.parametrize(
+    "value", ["9223372036854775807", "2147483648", "9" * 200, "-" + "9" * 200, "+" + "9" * 5000]
+)
+def test_an_integer_too_large_for_its_bound_is_refused_by_that_bound(value: str) -> None:
+    with pytest.raises(InvalidParameter, match=r"^page must be between 1 and 2147483647\.$"):
+        p.integer({"page": value}, "page", minimum=1, maximum=p.MAX_PAGE)
+
+
+def test_a_very_long_integer_is_refused_by_the_bound_on_its_side() -> None:
+    with pytest.raises(InvalidParameter, match=r"^n must be at least 1\.$"):
+        p.integer({"n": "-" + "9" * 200}, "n", minimum=1)
+    with pytest.raises(InvalidParameter, match=r"^n must be at most 9\.$"):
+        p.integer({"n": "9" * 200}, "n", maximum=9)
+    with pytest.raises(InvalidParameter, match=r"^n must be an integer of at most 100 digits\.$"):
+        p.integer({"n": "9" * 200}, "n", minimum=1)
+
+
+def test_long_integers_within_the_digit_bound_are_read_exactly() -> None:
+    # Unbounded here: the caller checks them (per_page against the plan, limit against 25).
+    assert p.integer({"n": "9" * 100}, "n") == int("9" * 100)
+    assert p.integer({"n": "0" * 300 + "7"}, "n") == 7
+
+
+@settings(max_examples=100)
+@given(st.from_regex(r"[+-]?[0-9]{1,300}", fullmatch=True))
+def test_any_written_integer_is_a_page_or_names_the_page_bounds(written: str) -> None:
+    if 1 <= int(written) <= p.MAX_PAGE:
+        assert p.integer({"page": written}, "page", minimum=1, maximum=p.MAX_PAGE) == int(written)
+        return
+    with pytest.raises(InvalidParameter, match=r"^page must be between 1 and 2147483647\.$"):
+        p.integer({"page": written}, "page", minimum=1, maximum=p.MAX_PAGE)
 
 
 @settings(max_examples=50)

@@ -12,8 +12,11 @@ Params = Mapping[str, object]
 # Any page past the last is answered (empty data, true totals: DECISIONS); the bound only keeps
 # page numbers in a 32-bit integer for every store and client.
 MAX_PAGE = 2_147_483_647
-# One optional sign, then at most 12 ASCII digits: `--5`, `١٢` and `1e3` are not integers here.
-_INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
+# One optional sign, then ASCII digits: `--5`, `١٢` and `1e3` are not integers here.
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+# Beyond any bound a parameter has; an integer written longer than this is refused by its
+# bound, unread (reading one costs time in the square of its length).
+_MAX_DIGITS = 100
 # A plain ASCII decimal, optionally with an exponent. Python's float() also takes `1_0`,
 # full-width and other Unicode digits, `inf` and `nan`: none of those is a number here.
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
@@ -66,6 +69,8 @@ def integer(
         stripped = value.strip()
         if _INTEGER.fullmatch(stripped) is None:
             raise InvalidParameter(name, f"{name} must be an integer.")
+        if len(stripped.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
+            raise _too_long(name, stripped.startswith("-"), minimum, maximum)
         value = int(stripped)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -101,13 +106,28 @@ def choice(params: Params, name: str, options: Collection[str]) -> str | None:
     return lowered
 
 
+def _too_long(
+    name: str, negative: bool, minimum: float | None, maximum: float | None
+) -> InvalidParameter:
+    """An integer of more than _MAX_DIGITS digits: the bound it is beyond, when there is one."""
+    if (minimum if negative else maximum) is None:
+        return InvalidParameter(name, f"{name} must be an integer of at most {_MAX_DIGITS} digits.")
+    return InvalidParameter(name, _range(name, minimum, maximum, below=negative))
+
+
 def _bounds(name: str, value: float, minimum: float | None, maximum: float | None) -> None:
-    if minimum is not None and maximum is not None and not minimum <= value <= maximum:
-        raise InvalidParameter(name, f"{name} must be between {_num(minimum)} and {_num(maximum)}.")
-    if minimum is not None and value < minimum:
-        raise InvalidParameter(name, f"{name} must be at least {_num(minimum)}.")
-    if maximum is not None and value > maximum:
-        raise InvalidParameter(name, f"{name} must be at most {_num(maximum)}.")
+    below = minimum is not None and value < minimum
+    if below or (maximum is not None and value > maximum):
+        raise InvalidParameter(name, _range(name, minimum, maximum, below=below))
+
+
+def _range(name: str, minimum: float | None, maximum: float | None, *, below: bool) -> str:
+    if minimum is not None and maximum is not None:
+        return f"{name} must be between {_num(minimum)} and {_num(maximum)}."
+    if below and minimum is not None:
+        return f"{name} must be at least {_num(minimum)}."
+    assert maximum is not None, "a value beyond its bounds is below a minimum or above a maximum"
+    return f"{name} must be at most {_num(maximum)}."
 
 
 def _num(value: float) -> str:

@@ -67,12 +67,23 @@ class ApiKeyRevoked(AuthenticationFailed):
 
 
 class ConflictingCredentials(AuthenticationFailed):
+    """Two different keys: in `Authorization` and `X-API-Key`, or in one of them (`header`)
+    sent twice or listing two. The message names what conflicts."""
+
     code = "conflicting_credentials"
 
-    def __init__(self) -> None:
-        super().__init__(
-            "'Authorization' and 'X-API-Key' carry different keys; send one key, preferably as a bearer token."
-        )
+    def __init__(self, header: str | None = None) -> None:
+        if header is None:
+            message = (
+                "'Authorization' and 'X-API-Key' carry different keys; send one key, "
+                "preferably as a bearer token."
+            )
+        else:
+            message = (
+                f"'{header}' carries different keys (the header sent twice, or one line "
+                "listing two); send one key, once."
+            )
+        super().__init__(message)
 
 
 def base62(number: int, width: int) -> str:
@@ -152,17 +163,18 @@ def recognise(recognition: bytes, key: str) -> bytes:
     ).digest()
 
 
-def single_header_value(values: Sequence[str]) -> str | None:
+def single_header_value(values: Sequence[str], *, header: str) -> str | None:
     """A credential header's value: None when it is absent, the value when it is sent once
     (or repeated identically). The same header sent with different values names two keys,
-    which is as conflicting as a Bearer key and an X-API-Key that differ. A header repeated
-    may also arrive as one comma-joined line (RFC 9110 5.3): keys hold no commas."""
+    which is as conflicting as a Bearer key and an X-API-Key that differ (the refusal names
+    `header`). A header repeated may also arrive as one comma-joined line (RFC 9110 5.3):
+    keys hold no commas."""
     values = [part for value in values for part in _listed_credentials(value)]
     if not values:
         return None
     first = values[0]
     if any(not hmac.compare_digest(first.encode(), other.encode()) for other in values[1:]):
-        raise ConflictingCredentials()
+        raise ConflictingCredentials(header)
     return first
 
 

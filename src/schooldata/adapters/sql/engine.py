@@ -10,6 +10,7 @@ import itertools
 import os
 import sqlite3
 import threading
+import urllib.parse
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -201,12 +202,14 @@ def detached_connection(engine: Engine) -> sqlite3.Connection:
     return connection
 
 
-def create_engine_for(url: str) -> Engine:
-    """An engine for `sqlite:///...` or `postgresql+psycopg://...`."""
+def create_engine_for(url: str, *, create: bool = True) -> Engine:
+    """An engine for `sqlite:///...` or `postgresql+psycopg://...`. Without `create`, an
+    SQLite file that does not exist is an error on connecting, never a new empty database
+    (a serving process must not create one where the real file will be put back)."""
     parsed = make_url(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
-        return _sqlite_engine(parsed)
+        return _sqlite_engine(parsed if create else existing_file_only(parsed))
     if backend == "postgresql":
         if "+" not in parsed.drivername:
             # psycopg 3 is the one PostgreSQL driver here: a plain `postgresql://` means it.
@@ -221,6 +224,17 @@ def describe(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:
         return "<unparseable database URL>"
+
+
+def existing_file_only(url: URL) -> URL:
+    """The same SQLite database as a URI filename opened `mode=rw`: never created. (Left as
+    it is: an in-memory database, or a URL that is a URI filename already.)"""
+    database = url.database
+    if not database or database == ":memory:" or url.query.get("uri") == "true":
+        return url
+    return url.set(database="file:" + urllib.parse.quote(database)).update_query_dict(
+        {"mode": "rw", "uri": "true"}
+    )
 
 
 def _sqlite_engine(url: URL) -> Engine:

@@ -100,9 +100,11 @@ class _Loaded:
 class SqlStore:
     """Reads see the last committed state; `transaction()` writes all-or-nothing."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, create: bool = True) -> None:
+        """Opens nothing: the engine connects on first use. Without `create`, a missing
+        SQLite file stays missing (every use fails with DataUnavailable until it is back)."""
         try:
-            self._engine: Engine = create_engine_for(url)
+            self._engine: Engine = create_engine_for(url, create=create)
         except MissingExtra as exc:
             raise DataUnavailable(f"Cannot use the database at {describe(url)}: {exc}") from exc
         except _SETUP_ERRORS as exc:

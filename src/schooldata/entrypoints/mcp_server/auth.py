@@ -53,8 +53,10 @@ async def authenticate(pipeline: Pipeline, scope: Scope) -> Caller | None:
     # domain/keys.single_header_value); the first line is never silently chosen.
     try:
         credentials = Credentials(
-            authorization=single_header_value(header_values(scope, b"authorization")),
-            x_api_key=single_header_value(header_values(scope, b"x-api-key")),
+            authorization=single_header_value(
+                header_values(scope, b"authorization"), header="Authorization"
+            ),
+            x_api_key=single_header_value(header_values(scope, b"x-api-key"), header="X-API-Key"),
         )
     except AuthenticationFailed as error:
         raise Refused(error, keyed=True) from None

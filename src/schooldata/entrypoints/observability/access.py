@@ -7,19 +7,14 @@ import logging
 import time
 from typing import Any
 
-from schooldata.entrypoints.observability.logs import JsonFormatter, json_entry, json_line, redact
+from schooldata.entrypoints.observability.logs import (
+    JsonFormatter,
+    cap_strings,
+    json_entry,
+    json_line,
+)
 
 ACCESS_LOGGER = "schooldata.access"
-# A value longer than this is cut (after redaction, so no part of a key survives the cut) with
-# a marker saying how much went: a 60 kB query string must not make a 60 kB log line.
-MAX_VALUE_CHARS = 1024
-
-
-def capped(text: str, limit: int = MAX_VALUE_CHARS) -> str:
-    if len(text) <= limit:
-        return text  # (the whole line is redacted as it is written)
-    text = redact(text)
-    return f"{text[:limit]}...[cut {len(text) - limit} chars]"
 
 
 def access_entry(
@@ -39,15 +34,15 @@ def access_entry(
     entry: dict[str, Any] = {
         "request_id": request_id,
         "tier": tier,
-        "route": capped(route, 200),
-        "method": capped(method, 16),
-        "path": capped(path),
+        "route": route,
+        "method": method,
+        "path": path,
         "status": status,
         "latency_ms": round(seconds * 1000, 2),
         "bytes": size,
     }
     if query:
-        entry["query"] = capped(query.decode("latin-1"))
+        entry["query"] = query.decode("latin-1")
     if key_prefix is not None:
         entry["key_prefix"] = key_prefix
     return entry
@@ -78,6 +73,7 @@ class AccessLog:
             )
             logger.handle(record)
             return
+        cap_strings(entry)  # as JsonFormatter does: a path or query of any length, one short line
         line = json_entry(time.time(), "INFO", logger.name, "request")
         for name, value in entry.items():
             line.setdefault(name, value)

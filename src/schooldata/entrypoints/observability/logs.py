@@ -3,7 +3,9 @@
 `logging_config(format)` is a `dictConfig` with a JSON (`json`) or plain (`text`) formatter;
 `configure_logging(format)` applies it. Both formatters pass every line through `redact`, a
 last line of defence that masks anything shaped like an API key, a bearer token or a key in a
-query string: the service itself never logs a key (DECISIONS: Authentication 2 and 5).
+query string: the service itself never logs a key (DECISIONS: Authentication 2 and 5). Every
+string value of a line (a query string, a path) is capped at `MAX_LOGGED_VALUE` characters,
+redacted whole before it is cut (`capped`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from typing import Any, Final
 # --------------------------------------------------------------------------------------------
 # Redaction: the safety net under every log line.
 
-_KEY_SHAPED = re.compile(r"\b(svc_(?:live|test)_[0-9A-Za-z]{4})[0-9A-Za-z]+")
+# No word boundary before the prefix: a key glued to other text (`abcsvc_live_...` in a path)
+# is still a key (as in domain/errors.py).
+_KEY_SHAPED = re.compile(r"(svc_(?:live|test)_[0-9A-Za-z]{4})[0-9A-Za-z]+")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s\"',;]+")
 _QUERY_SECRET = re.compile(r"(?i)([?&;](?:api_?key|key|access_token|token)=)[^&\s\"'#]*")
 _HEADER_SECRET = re.compile(r"(?i)(x-api-key[\"']?\s*[:=]\s*[\"']?)[^\s\"',;}]+")
@@ -29,8 +33,7 @@ REDACTED = "[redacted]"
 # its display prefix (which keyed access lines always carry), the bearer scheme, a key-named
 # query parameter followed by "=", the X-API-Key header's name.
 _REDACTION_MARKER = re.compile(r"(?i)svc_(?:live|test)_[0-9a-z]{5}|bearer|key=|token=|x-api-key")
-# _KEY_SHAPED without its leading \b: a literal prefix, so the search is a fast scan (the \b
-# makes every position a candidate), and a superset of _KEY_SHAPED's matches.
+# _KEY_SHAPED's matches, found without substituting anything: a literal prefix, a fast scan.
 _KEY_SHAPED_SCREEN = re.compile(r"svc_(?:live|test)_[0-9A-Za-z]{5}")
 
 
@@ -59,6 +62,30 @@ def redact(text: str) -> str:
     return text
 
 
+# The longest string value a log line carries: a longer one (a 60 KB query string, a path, a
+# user agent) keeps its first MAX_LOGGED_VALUE characters and a marker saying how many went.
+MAX_LOGGED_VALUE: Final = 1024
+
+
+def capped(value: str, limit: int = MAX_LOGGED_VALUE) -> str:
+    """`value` itself when it is at most `limit` characters; else redacted whole first (so a
+    cut can never leave part of a key that redaction would have masked), then cut:
+    `<first limit characters>...[cut N chars]`."""
+    if len(value) <= limit:
+        return value
+    text = redact(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}...[cut {len(text) - limit} chars]"
+
+
+def cap_strings(fields: dict[str, Any]) -> None:
+    """Every string value of `fields` through `capped`, in place."""
+    for name, value in fields.items():
+        if type(value) is str and len(value) > MAX_LOGGED_VALUE:
+            fields[name] = capped(value)
+
+
 def redact_fully(text: str) -> str:
     """Every pattern over the whole text: the rule `redact` must always agree with."""
     text = _KEY_SHAPED.sub(_mask_prefix, text)
@@ -84,8 +111,11 @@ class JsonFormatter(logging.Formatter):
     `exception` (the formatted traceback) when there is one."""
 
     def format(self, record: logging.LogRecord) -> str:
-        entry = json_entry(record.created, record.levelname, record.name, record.getMessage())
-        for name, value in _extras(record).items():
+        message = capped(record.getMessage())
+        entry = json_entry(record.created, record.levelname, record.name, message)
+        extras = _extras(record)
+        cap_strings(extras)
+        for name, value in extras.items():
             entry.setdefault(name, value)
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
@@ -142,9 +172,11 @@ class TextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         stamp = dt.datetime.fromtimestamp(record.created, dt.UTC).strftime("%Y-%m-%dT%H:%M:%S")
-        fields = " ".join(f"{k}={v}" for k, v in _extras(record).items() if v is not None)
+        extras = _extras(record)
+        cap_strings(extras)
+        fields = " ".join(f"{k}={v}" for k, v in extras.items() if v is not None)
         line = f"{stamp}.{int(record.msecs):03d}Z {record.levelname.lower()} {record.name} "
-        line += record.getMessage() + (f" {fields}" if fields else "")
+        line += capped(record.getMessage()) + (f" {fields}" if fields else "")
         if record.exc_info:
             line += "\n" + self.formatException(record.exc_info)
         return redact(line)

@@ -49,8 +49,8 @@ def credentials_of(request: Request[Any, Any, Any]) -> Credentials:
     if not authorization and not x_api_key:
         return ANONYMOUS
     return Credentials(
-        authorization=single_header_value(authorization),
-        x_api_key=single_header_value(x_api_key),
+        authorization=single_header_value(authorization, header="Authorization"),
+        x_api_key=single_header_value(x_api_key, header="X-API-Key"),
     )
 
 

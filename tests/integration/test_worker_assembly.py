@@ -1,0 +1,62 @@
+"""A server worker's application is built without touching the database (`assemble`): built
+while the database is missing it answers as a running worker does during an outage, creates
+nothing, and serves as soon as the database is there. The whole-server version, workers
+killed during an outage, is tests/reliability/test_worker_restarts.py."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from litestar.testing import TestClient
+from tests.reliability.support import KEY_SECRET, load_fixture
+
+from schooldata.adapters.sql.engine import create_engine_for
+from schooldata.adapters.sql.store import SqlStore
+from schooldata.bootstrap import assemble, build_asgi
+from schooldata.domain.errors import DataUnavailable
+from schooldata.settings import load_settings
+
+pytestmark = pytest.mark.integration
+
+
+def test_a_worker_built_while_the_database_is_missing_fails_per_request_then_serves(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "later.sqlite3"
+    url = f"sqlite:///{database}"
+    settings = load_settings({}, database_url=url, key_secret=KEY_SECRET, home=tmp_path)
+    asgi = build_asgi(assemble(settings), settings)
+    with TestClient(asgi) as client:
+        assert client.get("/health").status_code == 200
+        assert client.get("/ready").status_code == 503
+        search = client.get("/api/v1/search", params={"query": "st"})
+        assert (search.status_code, search.json()["code"]) == (500, "search_unavailable")
+        school = client.get("/api/v1/schools/100001")
+        assert (school.status_code, school.json()["code"]) == (503, "service_unavailable")
+        assert not database.exists(), "a serving worker created the database"
+
+        store = SqlStore(url)
+        store.upgrade()
+        load_fixture(store)
+        deadline = time.monotonic() + 5
+        while client.get("/api/v1/schools/100001").status_code != 200:
+            assert time.monotonic() < deadline, "the worker did not serve the database"
+            time.sleep(0.1)
+        assert client.get("/api/v1/search", params={"query": "st"}).status_code == 200
+        assert client.get("/ready").status_code == 200
+
+
+def test_an_engine_that_may_not_create_never_makes_an_empty_sqlite_file(tmp_path: Path) -> None:
+    path = tmp_path / "odd name #1 %.sqlite3"  # characters a URI filename must escape
+    store = SqlStore(f"sqlite:///{path}", create=False)
+    with pytest.raises(DataUnavailable):
+        store.ping()
+    assert not path.exists()
+    SqlStore(f"sqlite:///{path}").upgrade()  # created by a process that may create it
+    store.ping()  # the same store now answers, from the file at that very path
+    engine = create_engine_for(f"sqlite:///{path}", create=False)
+    with engine.connect() as conn:
+        listed = conn.exec_driver_sql("PRAGMA database_list").all()
+    assert [Path(row[2]) for row in listed if row[1] == "main"] == [path]
