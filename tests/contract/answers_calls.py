@@ -4,13 +4,14 @@ hand-written renderers produced them before the output shapes became declared St
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 from tests.contract.answers_dataset import build_rich_store
 
 from schooldata.application.operations.registry import REGISTRY
-from schooldata.application.pipeline import Refused, Trusted
+from schooldata.application.pipeline import Outcome, Refused, Trusted
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.entrypoints import answers
@@ -101,20 +102,37 @@ def application() -> Application:
     return bootstrap_memory(store=build_rich_store())
 
 
-def answer(app: Application, call: Call) -> Any:
-    """The body a face sends for the call: the answer's, or the refusal's."""
+def outcome(app: Application, call: Call) -> Outcome | Refused:
     name, arguments, who = call
     entry = REGISTRY.entry_of(name)
     credentials = {} if who == ANONYMOUS else {"credentials": Trusted(app.plans.get(who))}
     try:
-        outcome = app.pipeline.call(entry, arguments, **credentials)  # type: ignore[arg-type]
+        return app.pipeline.call(entry, arguments, **credentials)  # type: ignore[arg-type]
     except Refused as refused:
+        return refused
+
+
+def answer(app: Application, call: Call) -> Any:
+    """The body a face sends for the call: the answer's, or the refusal's with its status."""
+    result = outcome(app, call)
+    if isinstance(result, Refused):
         return {
-            "status": status_of(refused.error),
-            "refused": error_body(refused, request_id=REQUEST_ID),
+            "status": status_of(result.error),
+            "refused": error_body(result, request_id=REQUEST_ID),
         }
-    return answers.body(outcome, base_url=BASE_URL, request_id=REQUEST_ID)
+    return answers.body(result, base_url=BASE_URL, request_id=REQUEST_ID)
 
 
 def every_answer(app: Application) -> dict[str, Any]:
     return {label: answer(app, call) for label, call in calls()}
+
+
+def every_encoded_answer(app: Application) -> dict[str, Any]:
+    """The answers (not the refusals) as the REST face sends them: encoded bytes, decoded."""
+    encoded = {}
+    for label, call in calls():
+        result = outcome(app, call)
+        if not isinstance(result, Refused):
+            raw = answers.encoded(result, base_url=BASE_URL, request_id=REQUEST_ID)
+            encoded[label] = json.loads(raw)
+    return encoded

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.contract.answers_calls import application, every_answer
+from tests.contract.answers_calls import application, every_answer, every_encoded_answer
 
 BASELINE = json.loads((Path(__file__).parent / "baseline" / "answers.json").read_text("utf-8"))
 
@@ -17,6 +17,11 @@ BASELINE = json.loads((Path(__file__).parent / "baseline" / "answers.json").read
 @pytest.fixture(scope="module")
 def rendered() -> dict[str, Any]:
     return every_answer(application())
+
+
+@pytest.fixture(scope="module")
+def encoded() -> dict[str, Any]:
+    return every_encoded_answer(application())
 
 
 def _exact(value: Any) -> str:
@@ -33,3 +38,11 @@ def test_the_same_cases_are_asked_as_when_the_baseline_was_captured(
 @pytest.mark.parametrize("case", list(BASELINE))
 def test_every_answer_and_refusal_is_the_json_it_was(rendered: dict[str, Any], case: str) -> None:
     assert _exact(rendered[case]) == _exact(BASELINE[case])
+
+
+def test_the_encoded_bytes_are_the_same_json_as_the_plain_values(
+    rendered: dict[str, Any], encoded: dict[str, Any]
+) -> None:
+    assert encoded, "no answers"
+    for case, value in encoded.items():
+        assert _exact(value) == _exact(rendered[case]), case
