@@ -16,6 +16,7 @@ from schooldata.entrypoints.wire.common import (
     Count,
     Distance,
     HistoricGrade,
+    Instant,
     Location,
     OfstedRating,
     SvcScore,
@@ -183,7 +184,7 @@ class FreshnessItem(Struct, kw_only=True):
     cadence: str
     coverage: str
     extract_date: dt.date | None
-    imported_at: dt.datetime
+    imported_at: Instant
     rows: Count
     synthetic: bool
 

@@ -27,6 +27,7 @@ OfstedRating = Annotated[int, Meta(ge=1, le=4)]
 SvcScore = Annotated[float, Meta(ge=0, le=100)]
 Count = Annotated[int, Meta(ge=0)]
 Distance = Annotated[float, Meta(ge=0)]
+Instant = Annotated[dt.datetime, Meta(tz=True)]  # always sent in UTC, with a `Z`
 
 GRADE_NOTE = (
     "Single-word overall grades are historic after "

@@ -6,7 +6,6 @@ ranked and how many schools it left out, by reason.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Annotated
 
 from msgspec import UNSET, Struct, UnsetType
@@ -18,6 +17,7 @@ from schooldata.domain.measure import Measure as Figure
 from schooldata.entrypoints.wire.common import (
     Count,
     HistoricGrade,
+    Instant,
     OfstedRating,
     SvcScore,
     heading,
@@ -133,7 +133,7 @@ class RankingMeta(Struct, kw_only=True):
     """About one page of a ranking: the list's `meta` and how it ranked."""
 
     request_id: str
-    data_updated_at: dt.datetime | None
+    data_updated_at: Instant | None
     pagination: Pagination
     sources: list[Source]
     ranking: RankingSummary

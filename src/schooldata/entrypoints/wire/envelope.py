@@ -16,7 +16,7 @@ from msgspec import Meta as Constraint
 from msgspec import Struct
 
 from schooldata.domain.dataset import DatasetRecord
-from schooldata.entrypoints.wire.common import Count, optional_timestamp, timestamp
+from schooldata.entrypoints.wire.common import Count, Instant, optional_timestamp, timestamp
 
 REQUEST_ID_PATTERN = "^req_[0-9A-Za-z]{20}$"
 ERROR_CODES = (
@@ -55,7 +55,7 @@ class Source(Struct, kw_only=True):
     publisher: str
     licence: str
     url: str | None
-    retrieved_at: dt.datetime
+    retrieved_at: Instant
     dataset: str
     attribution: str
     extract_date: dt.date | None
@@ -73,7 +73,7 @@ class Meta(Struct, kw_only=True):
     """About one answer: its request id, when its data was generated, its sources."""
 
     request_id: str
-    data_updated_at: dt.datetime | None
+    data_updated_at: Instant | None
     sources: list[Source]
 
 
@@ -81,7 +81,7 @@ class ListMeta(Struct, kw_only=True):
     """About one page of a list: `Meta` with the pagination (true totals)."""
 
     request_id: str
-    data_updated_at: dt.datetime | None
+    data_updated_at: Instant | None
     pagination: Pagination
     sources: list[Source]
 
