@@ -21,7 +21,7 @@ from schooldata.domain.measure import Measure as Figure
 from schooldata.domain.measure import MeasureStatus
 from schooldata.domain.school import School
 from schooldata.domain.urn import Urn
-from schooldata.entrypoints import wire
+from schooldata.entrypoints import answers, wire
 from schooldata.entrypoints.wire import records
 from schooldata.entrypoints.wire.datasets import measure_value
 from schooldata.entrypoints.wire.envelope import ERROR_CODES
@@ -142,3 +142,13 @@ def test_instants_are_sent_in_utc_with_a_z() -> None:
     later = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.timezone(dt.timedelta(hours=2)))
     assert wire.instant(later) == "2026-01-02T01:04:05Z"
     assert wire.instant(None) is None
+
+
+def test_an_operation_without_a_declared_output_fails_at_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answers._every_operation_has_an_output()  # the registry as it is: every one has its row
+    fewer = {name: row for name, row in answers.OUTPUTS.items() if name != "getRankings"}
+    monkeypatch.setattr(answers, "OUTPUTS", fewer)
+    with pytest.raises(RuntimeError, match="getRankings"):
+        answers._every_operation_has_an_output()

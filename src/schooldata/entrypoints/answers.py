@@ -15,6 +15,7 @@ import msgspec
 from attrs import frozen
 from msgspec import Struct
 
+from schooldata.application.operations.registry import REGISTRY
 from schooldata.application.pipeline import Outcome
 from schooldata.entrypoints.wire import commercial, comparisons, datasets, envelope, public
 from schooldata.entrypoints.wire.envelope import ListMeta, Meta, Pagination
@@ -143,6 +144,16 @@ OUTPUTS: dict[str, Output] = {
         "RankingPage", list[comparisons.RankedSchool], comparisons.RankingMeta, _rankings
     ),
 }
+
+
+def _every_operation_has_an_output() -> None:
+    """An operation the registry declares but no row here renders fails at start, named."""
+    missing = {op.name for op in REGISTRY.operations} - set(OUTPUTS)
+    if missing:
+        raise RuntimeError(f"no output declared in entrypoints/answers.py for {sorted(missing)}")
+
+
+_every_operation_has_an_output()
 
 
 def shown(outcome: Outcome, *, base_url: str) -> Shown:
