@@ -1,12 +1,16 @@
 """A refused call in its tier's error shape, and its HTTP status: one table for every face.
 
 Public: `{"error": "<text>", "code": "<code>"}`. Commercial: `{"error": {"code", "message",
-"request_id", "details"}}`. The MCP face sends the same bodies inside its tool errors.
+"request_id", "details"}}`. The MCP face sends the same bodies inside its tool errors. Both are
+the Structs `wire.public.Error` and `wire.envelope.CommercialError` (whose schemas the OpenAPI
+document and the MCP tools show), given here as plain JSON values.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import msgspec
 
 from schooldata.application.pipeline import Refused
 from schooldata.domain.errors import (
@@ -21,6 +25,7 @@ from schooldata.domain.errors import (
 )
 from schooldata.domain.keys import AuthenticationFailed
 from schooldata.domain.metering import LimitReached
+from schooldata.entrypoints.wire import envelope, public
 
 Json = dict[str, Any]
 
@@ -45,23 +50,14 @@ def status_of(error: DomainError) -> int:
 
 
 def public_error(message: str, code: str | None = None) -> Json:
-    body: Json = {"error": message}
-    if code is not None:
-        body["code"] = code
-    return body
+    return msgspec.to_builtins(public.public_error(message, code))  # type: ignore[no-any-return]
 
 
 def commercial_error(
     code: str, message: str, request_id: str, details: dict[str, Any] | None = None
 ) -> Json:
-    return {
-        "error": {
-            "code": code,
-            "message": message,
-            "request_id": request_id,
-            "details": details or {},
-        }
-    }
+    shape = envelope.commercial_error(code, message, request_id, details)
+    return msgspec.to_builtins(shape)  # type: ignore[no-any-return]
 
 
 def error_body(refused: Refused, *, request_id: str, details: dict[str, Any] | None = None) -> Json:

@@ -28,8 +28,8 @@ def key_item(record: ApiKeyRecord) -> dict[str, Any]:
         "organisation": record.organisation,
         "name": record.name,
         "kind": record.kind.value,
-        "created_at": wire.converter.unstructure(record.created_at),
-        "revoked_at": wire.converter.unstructure(record.revoked_at),
+        "created_at": wire.instant(record.created_at),
+        "revoked_at": wire.instant(record.revoked_at),
     }
 
 

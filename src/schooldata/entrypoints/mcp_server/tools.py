@@ -3,7 +3,9 @@ model, and the registry entry it runs (the same operations as its REST twins, th
 same pipeline, so the same entitlement, rules and metering).
 
 Public tools answer with the public boundary (the JSON of anonymous REST); commercial tools
-answer with the commercial envelope `{"data", "meta"}` of keyed REST.
+answer with the commercial envelope `{"data", "meta"}` of keyed REST. A tool's input schema is
+its operation's parameters (with the caller's plan's bounds) and its output schema the Struct
+its answer is encoded from, both generated (`entrypoints.schemas`).
 """
 
 from __future__ import annotations
@@ -11,15 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from schooldata.application.access import Caller
-from schooldata.application.operations.declaration import Entry
+from schooldata.application.operations.declaration import AnyOperation, Entry
 from schooldata.application.operations.registry import REGISTRY
 from schooldata.application.service import Application
 from schooldata.domain.plans import Feature, Plan
-from schooldata.entrypoints.mcp_server import schemas as s
 from schooldata.entrypoints.mcp_server import summaries
+from schooldata.entrypoints.schemas.outputs import tool_output
+from schooldata.entrypoints.schemas.parameters import tool_input
+from schooldata.entrypoints.schemas.style import Schema
 
 
 @frozen(kw_only=True)
@@ -28,9 +32,19 @@ class ToolSpec:
     title: str
     description: str
     entry: Entry  # the operations it runs: public (anonymous) and keyed
-    input_schema: Callable[[Plan | None], s.Schema]
-    output_schema: s.Schema
     summary: Callable[[Mapping[str, Any]], str]
+    output_schema: Schema = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        keyed = self.entry.keyed is not None
+        object.__setattr__(self, "output_schema", tool_output(self.operation.name, keyed=keyed))
+
+    @property
+    def operation(self) -> AnyOperation:
+        """The operation whose parameters are the tool's arguments."""
+        operation = self.entry.keyed or self.entry.public
+        assert operation is not None  # an entry always holds one
+        return operation
 
     @property
     def feature(self) -> Feature | None:
@@ -38,18 +52,9 @@ class ToolSpec:
         keyed = self.entry.keyed
         return None if keyed is None else keyed.feature
 
-
-def _fixed(schema: s.Schema) -> Callable[[Plan | None], s.Schema]:
-    return lambda _plan: schema
-
-
-def _for_plan(build: Callable[[Plan], s.Schema]) -> Callable[[Plan | None], s.Schema]:
-    def schema(plan: Plan | None) -> s.Schema:
-        if plan is None:  # pragma: no cover - commercial tools are listed only to keyed callers
-            raise ValueError("a commercial tool's schema depends on the caller's plan")
-        return build(plan)
-
-    return schema
+    def input_schema(self, plan: Plan | None) -> Schema:
+        """The arguments, bounded by the caller's plan (None: an anonymous caller)."""
+        return tool_input(self.operation, plan)
 
 
 def _public(name: str) -> Entry:
@@ -77,8 +82,6 @@ PUBLIC_TOOLS: tuple[ToolSpec, ...] = (
             "urn for its full public record."
         ),
         entry=_public("searchSchools"),
-        input_schema=_fixed(s.PUBLIC_SEARCH_INPUT),
-        output_schema=s.or_error(s.SEARCH_RESPONSE, s.PUBLIC_ERROR),
         summary=summaries.public_search,
     ),
     ToolSpec(
@@ -93,8 +96,6 @@ PUBLIC_TOOLS: tuple[ToolSpec, ...] = (
             "URN is not found."
         ),
         entry=_public("getSchool"),
-        input_schema=_fixed(s.URN_INPUT),
-        output_schema=s.or_error(s.SCHOOL_RECORD, s.PUBLIC_ERROR),
         summary=summaries.public_school,
     ),
 )
@@ -107,19 +108,14 @@ def _dataset(
     title: str,
     operation: str,
     description: str,
-    output: s.Schema,
     summary: Callable[[Mapping[str, Any]], str],
-    inputs: Callable[[Plan | None], s.Schema] | None = None,
 ) -> ToolSpec:
-    """One dataset tool whose answer is the envelope of one document. The input is one URN
-    unless `inputs` says otherwise."""
+    """One dataset tool whose answer is the envelope of one document."""
     return ToolSpec(
         name=name,
         title=title,
         description=description,
         entry=_keyed(operation),
-        input_schema=inputs or _fixed(s.URN_INPUT),
-        output_schema=s.or_error(s.envelope(output), s.COMMERCIAL_ERROR),
         summary=summary,
     )
 
@@ -139,8 +135,6 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
             "deterministic. For schools near a place use find_schools_near_location."
         ),
         entry=_keyed("searchSchoolsCommercial"),
-        input_schema=_for_plan(s.commercial_search_input),
-        output_schema=s.LIST_OUTPUT,
         summary=summaries.commercial_list,
     ),
     ToolSpec(
@@ -152,8 +146,6 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
             "its inspections, results, admissions and finance resources. " + _NULLS
         ),
         entry=_keyed("getSchoolProfile"),
-        input_schema=_fixed(s.URN_INPUT),
-        output_schema=s.or_error(s.envelope(s.PROFILE), s.COMMERCIAL_ERROR),
         summary=summaries.profile,
     ),
     ToolSpec(
@@ -167,8 +159,6 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
             "and paging. Returns the commercial list envelope. An unknown postcode is an error."
         ),
         entry=_keyed("nearbySchools"),
-        input_schema=_for_plan(s.nearby_input),
-        output_schema=s.LIST_OUTPUT,
         summary=summaries.commercial_list,
     ),
     _dataset(
@@ -178,9 +168,7 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "Compare 2 or more open schools (the plan sets the maximum) side by side: for each, "
         "its headline facts and the latest comparable headline measures for its phase, each "
         "with status and period. An unknown URN fails naming it. " + _NULLS,
-        s.COMPARISON,
         summaries.comparison,
-        inputs=_for_plan(s.compare_input),
     ),
     _dataset(
         "get_school_inspection_history",
@@ -190,7 +178,6 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "evaluation areas and safeguarding (from 2025-11-10), and graded inspections (overall "
         "effectiveness 1-4, historic and not comparable with report cards). Independent-school "
         "inspectorate material is never included.",
-        s.INSPECTIONS,
         summaries.inspections,
     ),
     _dataset(
@@ -201,7 +188,6 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "measure's latest value with status, period and cohort, and its trend. Progress 8 for "
         "2024/25 is null with reason no_ks2_baseline; destinations are the 2022/23 institution "
         "cohort. " + _NULLS,
-        s.RESULTS,
         summaries.topics,
     ),
     _dataset(
@@ -210,7 +196,6 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "getSchoolAdmissions",
         "Admissions policy and demand data of one school (as published for state-funded "
         "primary and secondary schools in England), with periods and trends. " + _NULLS,
-        s.ADMISSIONS,
         summaries.topics,
     ),
     _dataset(
@@ -219,7 +204,6 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
         "getSchoolFinance",
         "Finance and funding measures of one school (as published for maintained schools and "
         "academies in England), with periods and trends. " + _NULLS,
-        s.FINANCE,
         summaries.topics,
     ),
     ToolSpec(
@@ -231,11 +215,6 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
             "A list like the others: optional page and per_page."
         ),
         entry=_keyed("getDataFreshness"),
-        input_schema=_for_plan(s.paging_input),
-        output_schema=s.or_error(
-            s.envelope({"type": "array", "items": s.FRESHNESS_ITEM}, paginated=True),
-            s.COMMERCIAL_ERROR,
-        ),
         summary=summaries.freshness,
     ),
     ToolSpec(
@@ -248,15 +227,6 @@ COMMERCIAL_TOOLS: tuple[ToolSpec, ...] = (
             "in meta.ranking.excluded. Ties break by URN. Paged like the lists."
         ),
         entry=_keyed("getRankings"),
-        input_schema=_for_plan(s.rankings_input),
-        output_schema=s.or_error(
-            s.envelope(
-                {"type": "array", "items": s.RANKED},
-                paginated=True,
-                meta={"ranking": s.RANKING_META},
-            ),
-            s.COMMERCIAL_ERROR,
-        ),
         summary=summaries.rankings,
     ),
 )

@@ -1,0 +1,205 @@
+"""The commercial shapes of the register (snake_case): list items, the joined profile, the
+authority catalogue, the service's metadata and the freshness of each dataset."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from msgspec import UNSET, Struct, UnsetType
+
+from schooldata.application.about import Freshness, ServiceMeta
+from schooldata.application.commercial import AuthorityCount, Profile
+from schooldata.domain.geo import shown_distance
+from schooldata.domain.search import SearchHit
+from schooldata.entrypoints.wire.common import (
+    Count,
+    Distance,
+    HistoricGrade,
+    Instant,
+    Location,
+    OfstedRating,
+    SvcScore,
+    Uri,
+    historic_grade,
+    location,
+    phase,
+    school_url,
+    suppressed_reason,
+    timestamp,
+)
+from schooldata.entrypoints.wire.envelope import Source, source
+from schooldata.entrypoints.wire.records import PROFILE, Link, Resources
+
+RESOURCES = ("inspections", "results", "admissions", "finance")
+
+
+class SchoolListItem(Struct, kw_only=True):
+    """A school in a commercial list: the essentials for choosing which profile to fetch.
+    `distance_miles` only from an origin; `score_suppressed_reason` only when suppressed."""
+
+    urn: int
+    name: str
+    phase: str | None
+    type: str | None
+    local_authority: str | None
+    local_authority_code: str | None
+    town: str | None
+    postcode: str | None
+    location: Location | None
+    distance_miles: Distance | UnsetType = UNSET
+    gender: str | None
+    statutory_low_age: int | None
+    statutory_high_age: int | None
+    pupils: int | None
+    ofsted_rating: OfstedRating | None
+    ofsted_historic_grade: HistoricGrade | None
+    svc_score: SvcScore | None
+    score_suppressed: bool
+    score_suppressed_reason: str | UnsetType = UNSET
+    url: Uri
+
+
+def list_item(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolListItem:
+    s = hit.school
+    shown = with_distance and hit.distance_miles is not None
+    return SchoolListItem(
+        urn=s.urn.value,
+        name=s.name,
+        phase=phase(s.phase),
+        type=s.type_name,
+        local_authority=s.la_name,
+        local_authority_code=s.la_code,
+        town=s.town,
+        postcode=s.postcode,
+        location=location(s.location),
+        distance_miles=shown_distance(hit.distance_miles) if shown else UNSET,  # type: ignore[arg-type]
+        gender=s.gender,
+        statutory_low_age=s.statutory_low_age,
+        statutory_high_age=s.statutory_high_age,
+        pupils=s.pupils,
+        ofsted_rating=s.ofsted_rating,
+        ofsted_historic_grade=historic_grade(s.ofsted),
+        svc_score=s.svc_score,
+        score_suppressed=s.score_suppressed,
+        score_suppressed_reason=suppressed_reason(s),
+        url=school_url(base_url, s.urn),
+    )
+
+
+def profile(answer: Profile, *, base_url: str) -> Any:
+    """The stable joined profile (a `records.SchoolProfile`)."""
+    url = school_url(base_url, answer.school.urn)
+    links = [
+        Link(
+            urn=link.linked_urn.value,
+            name=link.linked_name,
+            link_type=link.link_type,
+            established=link.established,
+        )
+        for link in answer.links
+    ]
+    resources = Resources(**{name: f"{url}/{name}" for name in RESOURCES})
+    return PROFILE.of(answer.school, links=links, resources=resources, url=url)
+
+
+class Authority(Struct, kw_only=True):
+    """A local authority and how many open schools it has."""
+
+    code: str | None
+    name: str
+    open_schools: Count
+
+
+def authority(item: AuthorityCount) -> Authority:
+    return Authority(code=item.code, name=item.name, open_schools=item.schools)
+
+
+class SourcePolicy(Struct, kw_only=True):
+    licence: str
+    never_served: list[str]
+    only_open_establishments: bool
+    ofsted_graded_outcomes: str
+
+
+class PlanSummary(Struct, kw_only=True):
+    name: str
+    per_page_max: int
+    compare_max: int
+    rate_per_second: int
+    monthly_quota: int
+    features: list[str]
+
+
+class ServiceDocument(Struct, kw_only=True):
+    """The API's versions, plans and policies, and every source it serves."""
+
+    service: str
+    api_version: str
+    description_version: str
+    commercial_launch: str
+    mcp_protocol_versions: list[str]
+    null_policy: str
+    source_policy: SourcePolicy
+    plans: list[PlanSummary]
+    sources: list[Source]
+
+
+def meta_document(meta: ServiceMeta) -> ServiceDocument:
+    return ServiceDocument(
+        service="schooldata",
+        api_version=meta.api_version,
+        description_version=meta.description_version,
+        commercial_launch=meta.commercial_launch,
+        mcp_protocol_versions=list(meta.mcp_protocol_versions),
+        null_policy="null means unavailable or suppressed; it never means zero",
+        source_policy=SourcePolicy(
+            licence="Government open data under the Open Government Licence v3.0, attributed per source",
+            never_served=sorted({exclusion.value for _, exclusion in meta.never_served}),
+            only_open_establishments=True,
+            ofsted_graded_outcomes="historic and not comparable with report cards after 2025-11-10",
+        ),
+        plans=[
+            PlanSummary(
+                name=plan.name,
+                per_page_max=plan.per_page_max,
+                compare_max=plan.compare_max,
+                rate_per_second=plan.rate_per_second,
+                monthly_quota=plan.monthly_quota,
+                features=sorted(f.value for f in plan.features),
+            )
+            for plan in meta.plans.all()
+        ],
+        sources=[source(r) for r in meta.sources],
+    )
+
+
+class FreshnessItem(Struct, kw_only=True):
+    """One dataset: what it covers, how often it changes, when it was extracted and imported."""
+
+    dataset: str
+    title: str
+    publisher: str
+    period: str | None
+    cadence: str
+    coverage: str
+    extract_date: dt.date | None
+    imported_at: Instant
+    rows: Count
+    synthetic: bool
+
+
+def freshness_item(item: Freshness) -> FreshnessItem:
+    record = item.dataset
+    return FreshnessItem(
+        dataset=record.name,
+        title=record.title,
+        publisher=record.publisher,
+        period=record.period,
+        cadence=item.cadence,
+        coverage=item.coverage,
+        extract_date=record.extract_date,
+        imported_at=timestamp(record.imported_at),
+        rows=record.row_count,
+        synthetic=record.synthetic,
+    )

@@ -1,0 +1,152 @@
+"""The commercial envelope and error, the same on REST and MCP.
+
+An answer is `{"data": ..., "meta": {...}}`: `meta` carries the request id, the dataset
+generation time, the pagination of a list, and source attribution. A refusal is
+`{"error": {"code", "message", "request_id", "details"}}`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta as Constraint
+from msgspec import Struct
+
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.entrypoints.wire.common import Count, Instant, optional_timestamp, timestamp
+
+REQUEST_ID_PATTERN = "^req_[0-9A-Za-z]{20}$"
+ERROR_CODES = (
+    "invalid_parameter",
+    "unknown_parameter",
+    "too_many_parameters",
+    "query_too_long",
+    "invalid_urn",
+    "unknown_postcode",
+    "missing_api_key",
+    "invalid_api_key",
+    "api_key_revoked",
+    "conflicting_credentials",
+    "api_key_in_query",
+    "feature_not_in_plan",
+    "limit_exceeds_plan",
+    "not_found",
+    "method_not_allowed",
+    "payload_too_large",
+    "rate_limit_exceeded",
+    "quota_exceeded",
+    "service_unavailable",
+    "search_unavailable",
+    "import_rejected",
+    "internal_error",
+    "invalid_request",
+)
+ErrorCode = Annotated[str, Constraint(extra_json_schema={"enum": list(ERROR_CODES)})]
+RequestId = Annotated[str, Constraint(pattern=REQUEST_ID_PATTERN)]
+
+
+class Source(Struct, kw_only=True):
+    """One source's attribution."""
+
+    name: str
+    publisher: str
+    licence: str
+    url: str | None
+    retrieved_at: Instant
+    dataset: str
+    attribution: str
+    extract_date: dt.date | None
+    synthetic: bool
+
+
+class Pagination(Struct, kw_only=True, forbid_unknown_fields=True):
+    page: Annotated[int, Constraint(ge=1)]
+    per_page: Annotated[int, Constraint(ge=1)]
+    total: Count
+    total_pages: Count
+
+
+class Meta(Struct, kw_only=True):
+    """About one answer: its request id, when its data was generated, its sources."""
+
+    request_id: str
+    data_updated_at: Instant | None
+    sources: list[Source]
+
+
+class ListMeta(Struct, kw_only=True):
+    """About one page of a list: `Meta` with the pagination (true totals)."""
+
+    request_id: str
+    data_updated_at: Instant | None
+    pagination: Pagination
+    sources: list[Source]
+
+
+class CommercialErrorBody(Struct, kw_only=True, forbid_unknown_fields=True):
+    code: ErrorCode
+    message: str
+    request_id: RequestId
+    details: dict[str, Any]
+
+
+class CommercialError(Struct, kw_only=True, forbid_unknown_fields=True):
+    """A commercial refusal; `details` holds what the code needs (`feature`, `parameter`,
+    `max`, `retry_after`, ...)."""
+
+    error: CommercialErrorBody
+
+
+def envelope_of(name: str, data: Any, meta: type[Struct]) -> type[Struct]:
+    """The envelope of one kind of answer: its own Struct, so its schema names its data."""
+    return msgspec.defstruct(
+        name,
+        [("data", data), ("meta", meta)],
+        kw_only=True,
+        forbid_unknown_fields=True,
+        namespace={"__doc__": f"The commercial envelope: `data` and its `{meta.__name__}`."},
+    )
+
+
+def source(record: DatasetRecord) -> Source:
+    return Source(
+        name=record.title,
+        publisher=record.publisher,
+        licence=record.licence,
+        url=record.url,
+        retrieved_at=timestamp(record.imported_at),
+        dataset=record.name,
+        attribution=record.attribution,
+        extract_date=record.extract_date,
+        synthetic=record.synthetic,
+    )
+
+
+def sources(records: Iterable[DatasetRecord]) -> list[Source]:
+    return [source(r) for r in records]
+
+
+def data_updated_at(records: Iterable[DatasetRecord]) -> dt.datetime | None:
+    return optional_timestamp(max((r.imported_at for r in records), default=None))
+
+
+def pagination(page: int, per_page: int, total: int) -> Pagination:
+    return Pagination(
+        page=page,
+        per_page=per_page,
+        total=total,
+        total_pages=(total + per_page - 1) // per_page,
+    )
+
+
+def commercial_error(
+    code: str, message: str, request_id: str, details: dict[str, Any] | None = None
+) -> CommercialError:
+    return CommercialError(
+        error=CommercialErrorBody(
+            code=code, message=message, request_id=request_id, details=details or {}
+        )
+    )

@@ -1,0 +1,108 @@
+"""The public contract's shapes (camelCase): the search answer, the school record and the error.
+
+Which fields each requires is the contract's table (service-description, "Resources and their
+fields"): a field with a default here is not in `required`, though the answer always sends it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+from msgspec import UNSET, Meta, Struct, UnsetType
+
+from schooldata.application.search_schools import PublicSearchAnswer
+from schooldata.domain.geo import shown_distance
+from schooldata.domain.school import School
+from schooldata.domain.search import PUBLIC_MAX_LIMIT, SearchHit
+from schooldata.entrypoints.wire.common import (
+    Count,
+    Distance,
+    Location,
+    OfstedRating,
+    SvcScore,
+    Uri,
+    location,
+    phase,
+    school_url,
+)
+from schooldata.entrypoints.wire.records import public_record
+
+
+class SchoolSearchResult(Struct, kw_only=True, forbid_unknown_fields=True, rename="camel"):
+    """A school in the public search; `distanceMiles` only when a postcode was given."""
+
+    urn: int
+    name: str
+    phase: str | None = None
+    type: str | None = None
+    local_authority: str | None = None
+    location: Location | None = None
+    distance_miles: Distance | UnsetType = UNSET
+    ofsted_rating: OfstedRating | None = None
+    svc_score: SvcScore | None = None
+    score_suppressed: bool = False
+    url: Uri
+
+
+class SearchResponse(Struct, kw_only=True, forbid_unknown_fields=True, rename="camel"):
+    """The public search answer: the question echoed, the true total, at most `limit` results."""
+
+    query: str | None
+    postcode: str | None
+    phase: str | None
+    radius_miles: float | None
+    total: Count
+    limit: Annotated[int, Meta(ge=1, le=PUBLIC_MAX_LIMIT)]
+    results: Annotated[list[SchoolSearchResult], Meta(max_length=PUBLIC_MAX_LIMIT)]
+
+
+class Error(Struct, kw_only=True):
+    """A public refusal: the message, and the machine code when there is one."""
+
+    open_object: ClassVar[bool] = True
+
+    error: str
+    code: str | UnsetType = UNSET
+
+
+def search_result(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolSearchResult:
+    s = hit.school
+    shown = with_distance and hit.distance_miles is not None
+    return SchoolSearchResult(
+        urn=s.urn.value,
+        name=s.name,
+        phase=phase(s.phase),
+        type=s.type_name,
+        local_authority=s.la_name,
+        location=location(s.location),
+        distance_miles=shown_distance(hit.distance_miles) if shown else UNSET,  # type: ignore[arg-type]
+        ofsted_rating=s.ofsted_rating,
+        svc_score=s.svc_score,
+        score_suppressed=s.score_suppressed,
+        url=school_url(base_url, s.urn),
+    )
+
+
+def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchResponse:
+    request = answer.request
+    return SearchResponse(
+        query=request.query,
+        postcode=request.postcode,
+        phase=request.phase,
+        radius_miles=request.radius_miles,
+        total=answer.page.total,
+        limit=answer.limit,
+        results=[
+            search_result(h, base_url=base_url, with_distance=answer.with_distance)
+            for h in answer.page.hits
+        ],
+    )
+
+
+def school_record(school: School, *, base_url: str) -> Any:
+    """The open `SchoolRecord` (a `records.SchoolRecord`)."""
+    return public_record(school, url=school_url(base_url, school.urn))
+
+
+def public_error(message: str, code: str | None = None) -> Error:
+    return Error(error=message, code=UNSET if code is None else code)
