@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import anyio.to_thread
-from litestar import Litestar, Request, Response, get
+import msgspec
+from litestar import Litestar, MediaType, Request, Response, get
 from litestar.exceptions import HTTPException, NotFoundException
 
 from schooldata.application.service import Application
@@ -38,7 +39,7 @@ def create_litestar(
 ) -> Litestar:
     """`extra_route_handlers`/`lifespan` let the composition root mount other faces (MCP)
     on the same server without REST importing them."""
-    document = build_document()
+    document = msgspec.json.encode(build_document(plans=app.plans.all()))
     metrics = metrics or Metrics()
     routes = Routes(app.pipeline.observed_by(metrics), base_url=base_url)
 
@@ -49,7 +50,7 @@ def create_litestar(
             identified = await anyio.to_thread.run_sync(routes.identified, request)
             if isinstance(identified, Response):
                 return identified
-        return Response(document)
+        return Response(document, media_type=MediaType.JSON)
 
     async def check_options(request: Request[Any, Any, Any]) -> Response[Any] | None:
         """Litestar's own OPTIONS answer, for a request that carries credentials: they are

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from litestar import Response
+from litestar import MediaType, Response
 
 from schooldata.application.pipeline import Outcome, Refused
 from schooldata.domain.keys import AuthenticationFailed
@@ -16,14 +16,15 @@ AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="schooldata"'}
 
 
 def success_response(
-    outcome: Outcome, body: Any, headers: Mapping[str, str] | None = None
-) -> Response[Any]:
+    outcome: Outcome, body: bytes, headers: Mapping[str, str] | None = None
+) -> Response[bytes]:
+    """`body` is the answer already encoded (answers.encoded)."""
     extra = dict(headers or {})
     if outcome.keyed:
         if outcome.reading is not None:
             extra.update(outcome.reading.headers())
         extra.update(NO_STORE)
-    return Response(body, headers=extra or None)
+    return Response(body, media_type=MediaType.JSON, headers=extra or None)
 
 
 def refusal_response(

@@ -110,7 +110,7 @@ class Routes:
             scope[FEATURE_KEY] = outcome.operation.feature  # type: ignore[literal-required]
         if outcome.caller is not None:
             scope[KEY_PREFIX_KEY] = outcome.caller.display_prefix  # type: ignore[literal-required]
-        document = answers.body(
+        document = answers.encoded(
             outcome, base_url=self.base_url(request), request_id=request_id_of(request)
         )
         return success_response(outcome, document, headers)
