@@ -6,7 +6,7 @@ dataset list and every postcode, kept current by a background check, so no read 
   a mix. The postcodes are rebuilt only when a postcode dataset changed.
 - Reads never touch the source. Until the first snapshot is built they wait for it (`ready`
   says when they would not: a face on an event loop asks first). While the last check failed,
-  or a check is waiting on a store silent for `stale_after` seconds (a hung store), every
+  or a check has waited `stale_after` (1 s) for the store's answer (a hung store), every
   read fails at once with DataUnavailable rather than serve data that may be gone; reads
   answer again as soon as a check succeeds. (A busy process that merely runs the check late
   keeps serving: only the store's silence counts.)
@@ -62,10 +62,11 @@ class SnapshotReader:
     ) -> None:
         self._source = source
         self._refresh = refresh_seconds
-        self._stale_after = refresh_seconds + 1.0 if stale_after is None else stale_after
+        # How long a version check may wait for the store before reads fail: with a check
+        # every `refresh_seconds`, reads stop answering at most their sum after the store stops.
+        self._silence = 1.0 if stale_after is None else stale_after
         self._snapshot: Snapshot | None = None
-        self._asking = False  # a version check is waiting for the store
-        self._answered_at = 0.0  # when the store last answered one
+        self._asking_since: float | None = None  # a version check is waiting for the store
         self._failed = False
         self._first_check = threading.Event()
         self._closed = threading.Event()
@@ -89,8 +90,8 @@ class SnapshotReader:
             snapshot = self._snapshot
             if snapshot is None:
                 raise DataUnavailable()
-        silent = self._asking and time.monotonic() - self._answered_at > self._stale_after
-        if self._failed or silent:
+        since = self._asking_since
+        if self._failed or (since is not None and time.monotonic() - since > self._silence):
             raise DataUnavailable()  # the store refused, or has not answered for too long
         return snapshot
 
@@ -109,11 +110,10 @@ class SnapshotReader:
 
     def check(self) -> None:
         """One check of the source (the thread's work; tests may call it to step the clock)."""
-        self._asking = True
+        self._asking_since = time.monotonic()
         try:
             version = self._source.version()
-            self._asking = False  # the store answers (building may take a while)
-            self._answered_at = time.monotonic()
+            self._asking_since = None  # the store answers (building may take a while)
             current = self._snapshot
             if current is None or current.version != version:
                 self._snapshot = self._build(version, current)
@@ -122,7 +122,7 @@ class SnapshotReader:
         else:
             self._failed = False
         finally:
-            self._asking = False
+            self._asking_since = None
             self._first_check.set()
 
     def _build(self, version: str, previous: Snapshot | None) -> Snapshot:

@@ -7,10 +7,12 @@ import datetime as dt
 from typing import Any
 
 from msgspec import UNSET, Struct, UnsetType
+from msgspec.structs import replace
 
 from schooldata.application.about import Freshness, ServiceMeta
 from schooldata.application.commercial import AuthorityCount, Profile
 from schooldata.domain.geo import shown_distance
+from schooldata.domain.school import School
 from schooldata.domain.search import SearchHit
 from schooldata.entrypoints.wire.common import (
     Count,
@@ -29,6 +31,7 @@ from schooldata.entrypoints.wire.common import (
     timestamp,
 )
 from schooldata.entrypoints.wire.envelope import Source, source
+from schooldata.entrypoints.wire.memo import PerSchool
 from schooldata.entrypoints.wire.records import PROFILE, Link, Resources
 
 RESOURCES = ("inspections", "results", "admissions", "finance")
@@ -60,9 +63,7 @@ class SchoolListItem(Struct, kw_only=True):
     url: Uri
 
 
-def list_item(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolListItem:
-    s = hit.school
-    shown = with_distance and hit.distance_miles is not None
+def _list_item(s: School, base_url: str) -> SchoolListItem:
     return SchoolListItem(
         urn=s.urn.value,
         name=s.name,
@@ -73,7 +74,6 @@ def list_item(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolLi
         town=s.town,
         postcode=s.postcode,
         location=location(s.location),
-        distance_miles=shown_distance(hit.distance_miles) if shown else UNSET,  # type: ignore[arg-type]
         gender=s.gender,
         statutory_low_age=s.statutory_low_age,
         statutory_high_age=s.statutory_high_age,
@@ -85,6 +85,16 @@ def list_item(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolLi
         score_suppressed_reason=suppressed_reason(s),
         url=school_url(base_url, s.urn),
     )
+
+
+_LIST_ITEMS = PerSchool(_list_item)
+
+
+def list_item(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolListItem:
+    item = _LIST_ITEMS(hit.school, base_url)
+    if with_distance and hit.distance_miles is not None:
+        return replace(item, distance_miles=shown_distance(hit.distance_miles))
+    return item
 
 
 def profile(answer: Profile, *, base_url: str) -> Any:

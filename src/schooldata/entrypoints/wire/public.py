@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar
 
 from msgspec import UNSET, Meta, Struct, UnsetType
+from msgspec.structs import replace
 
 from schooldata.application.search_schools import PublicSearchAnswer
 from schooldata.domain.geo import shown_distance
@@ -25,6 +26,7 @@ from schooldata.entrypoints.wire.common import (
     phase,
     school_url,
 )
+from schooldata.entrypoints.wire.memo import PerSchool
 from schooldata.entrypoints.wire.records import public_record
 
 
@@ -65,9 +67,7 @@ class Error(Struct, kw_only=True):
     code: str | UnsetType = UNSET
 
 
-def search_result(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolSearchResult:
-    s = hit.school
-    shown = with_distance and hit.distance_miles is not None
+def _search_result(s: School, base_url: str) -> SchoolSearchResult:
     return SchoolSearchResult(
         urn=s.urn.value,
         name=s.name,
@@ -75,12 +75,21 @@ def search_result(hit: SearchHit, *, base_url: str, with_distance: bool) -> Scho
         type=s.type_name,
         local_authority=s.la_name,
         location=location(s.location),
-        distance_miles=shown_distance(hit.distance_miles) if shown else UNSET,  # type: ignore[arg-type]
         ofsted_rating=s.ofsted_rating,
         svc_score=s.svc_score,
         score_suppressed=s.score_suppressed,
         url=school_url(base_url, s.urn),
     )
+
+
+_SEARCH_RESULTS = PerSchool(_search_result)
+
+
+def search_result(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolSearchResult:
+    result = _SEARCH_RESULTS(hit.school, base_url)
+    if with_distance and hit.distance_miles is not None:
+        return replace(result, distance_miles=shown_distance(hit.distance_miles))
+    return result
 
 
 def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchResponse:
@@ -99,9 +108,16 @@ def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchRespo
     )
 
 
+def _school_record(school: School, base_url: str) -> Any:
+    return public_record(school, url=school_url(base_url, school.urn))
+
+
+_RECORDS = PerSchool(_school_record)
+
+
 def school_record(school: School, *, base_url: str) -> Any:
     """The open `SchoolRecord` (a `records.SchoolRecord`)."""
-    return public_record(school, url=school_url(base_url, school.urn))
+    return _RECORDS(school, base_url)
 
 
 def public_error(message: str, code: str | None = None) -> Error:
