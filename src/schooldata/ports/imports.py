@@ -23,11 +23,16 @@ Progress = Callable[[int], None]
 
 @define
 class RejectLog:
-    """Rows a parser refused, with reasons; filled in while the parser's items are consumed."""
+    """Rows a parser refused, with reasons; filled in while the parser's items are consumed.
+
+    `listed_closed` holds the URNs a register file lists with a status that is not served
+    (Closed, Proposed to open): the file says they are gone, so no longer serving them is not
+    a shrink (domain.shrink)."""
 
     rows_read: int = 0
     skipped: int = 0
     rejects: list[tuple[int, str]] = field(factory=list)
+    listed_closed: set[Urn] = field(factory=set)
 
     def reject(self, line: int, reason: str) -> None:
         self.rejects.append((line, reason))
@@ -83,6 +88,10 @@ class DataTransaction(Protocol):
 
     def served_schools(self) -> Iterator[School]:
         """The schools as this transaction sees them (for rescoring before commit)."""
+        ...
+
+    def served_urns(self) -> set[Urn]:
+        """The URNs of the schools as this transaction sees them (for the shrink guard)."""
         ...
 
     def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:

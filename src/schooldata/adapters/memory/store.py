@@ -203,6 +203,9 @@ class _MemoryTransaction:
     def served_schools(self) -> Iterator[School]:
         return iter(sorted(self.state.schools.values(), key=lambda s: s.urn.value))
 
+    def served_urns(self) -> set[Urn]:
+        return set(self.state.schools)
+
     def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
         wanted = set(codes)
         for records in self.state.measures.values():

@@ -453,6 +453,10 @@ class SqlTransaction:
             rows = self._conn.execute(statement).mappings().all()
         return (school_from_row(row) for row in rows)
 
+    def served_urns(self) -> set[Urn]:
+        with unavailable_on_error():
+            return {Urn(urn) for urn in self._conn.execute(select(t.schools.c.urn)).scalars()}
+
     def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
         m = t.measures.c
         statement = (
