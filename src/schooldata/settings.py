@@ -17,6 +17,11 @@ from attrs import evolve, frozen
 
 ENV_PREFIX = "SCHOOLDATA_"
 LOG_FORMATS = ("json", "text")
+# Where `schooldata refresh` finds the publishers' files (docs/configuration.md).
+GIAS_BASE_URL = "https://ea-edubase-api-prod.azurewebsites.net/edubase/downloads/public/"
+CODEPOINT_URL = (
+    "https://api.os.uk/downloads/v1/products/CodePointOpen/downloads?area=GB&format=CSV&redirect"
+)
 
 
 class SettingsError(ValueError):
@@ -43,6 +48,8 @@ class Settings:
     log_format: str = "json"
     max_body_bytes: int = 64 * 1024
     replay_mb: int = 32
+    gias_base_url: str = GIAS_BASE_URL
+    codepoint_url: str = CODEPOINT_URL
 
     @property
     def demo_database_path(self) -> Path:
@@ -72,6 +79,8 @@ _FIELDS: dict[str, str] = {
     "log_format": "str",
     "max_body_bytes": "int",
     "replay_mb": "int",
+    "gias_base_url": "str",
+    "codepoint_url": "str",
 }
 
 
@@ -147,6 +156,9 @@ def validate(settings: Settings) -> Settings:
         raise SettingsError(f"{ENV_PREFIX}MAX_BODY_BYTES must be at least 1024")
     if not 0 <= settings.replay_mb <= 4096:
         raise SettingsError(f"{ENV_PREFIX}REPLAY_MB must be 0-4096, got {settings.replay_mb}")
+    for name in ("gias_base_url", "codepoint_url"):
+        if not str(getattr(settings, name)).startswith(("http://", "https://")):
+            raise SettingsError(f"{ENV_PREFIX}{name.upper()} must be an http:// or https:// URL")
     return settings
 
 

@@ -46,6 +46,11 @@ NOT_RUN = {
     "--db postgresql+psycopg://app@db/schooldata db upgrade": "a deployment's own server",
     "serve --host 0.0.0.0 --port 8080 --workers 4": "runs until stopped",
     "keys revoke svc_live_AbC1": "a placeholder for a prefix `keys list` shows",
+    "refresh": "downloads from the publishers (tests/integration/test_refresh.py serves them)",
+    "refresh --only gias,links --dry-run": "asks the publishers",
+    "--format json refresh --only postcodes": "downloads from the publisher",
+    "--db postgresql+psycopg://app@db/schooldata refresh --only postcodes": "a deployment's "
+    "own server, and the publisher's download",
 }
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from schooldata.application.rescore import compute_scores
-from schooldata.domain.dataset import DatasetRecord, ImportReport
+from schooldata.domain.dataset import DatasetRecord, ImportReport, SourceCheck
 from schooldata.domain.errors import ImportRejected
 from schooldata.domain.ofsted import InspectionRecord, latest_graded_outcomes
 from schooldata.domain.scoring import HEADLINE_MEASURE
@@ -94,7 +94,10 @@ class ImportDataset:
       stored, and a row a later row of the same key replaced (a repeated URN or postcode)
       counts as skipped. Where a row gives several records (measures, inspections) the
       records stored are reported beside the rows.
-    - The import time is the store's record of when this data arrived (`data_updated_at`)."""
+    - The import time is the store's record of when this data arrived (`data_updated_at`).
+    - Where the file came from is recorded with it: `source` (what refresh fetched) becomes
+      the dataset's source, checked and changed at the import time; an import without one
+      (a file given by hand) forgets any earlier source, which no longer describes the data."""
 
     def __init__(self, *, store: DataStore, clock: Clock) -> None:
         self._store = store
@@ -109,6 +112,7 @@ class ImportDataset:
         record: DatasetRecord,
         max_reject_ratio: float = MAX_REJECT_RATIO,
         allow_shrink: bool = False,
+        source: SourceCheck | None = None,
     ) -> ImportReport:
         with self._store.transaction() as tx:
             removed = self._separate_from_demo(tx, kind, record)
@@ -126,9 +130,11 @@ class ImportDataset:
                 held = tx.measure_periods(dataset=record.name)
                 record = attrs.evolve(record, period=", ".join(held) or record.period)
                 held_rows = sum(held.values())
-            tx.record_dataset(
-                record=attrs.evolve(record, imported_at=self._clock.now(), row_count=held_rows)
-            )
+            now = self._clock.now()
+            tx.record_dataset(record=attrs.evolve(record, imported_at=now, row_count=held_rows))
+            if source is not None:
+                source = attrs.evolve(source, dataset=record.name, checked_at=now, changed_at=now)
+            tx.set_source(dataset=record.name, check=source)
         given = log.rows_read - log.skipped - len(log.rejects)
         if kind in ONE_RECORD_PER_ROW:
             imported, skipped = stored, log.skipped + max(0, given - stored)

@@ -328,6 +328,14 @@ def freshness_item(item: Freshness) -> dict[str, Any]:
         "imported_at": converter.unstructure(record.imported_at),
         "rows": record.row_count,
         "synthetic": record.synthetic,
+        # What `schooldata refresh` fetched it from; null until it first did.
+        "source_url": None if item.source is None else item.source.source_url,
+        "checked_at": None
+        if item.source is None
+        else converter.unstructure(item.source.checked_at),
+        "changed_at": None
+        if item.source is None
+        else converter.unstructure(item.source.changed_at),
     }
 
 

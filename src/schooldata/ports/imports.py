@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
 from attrs import define, field
 
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.ofsted import HistoricGrade, InspectionRecord
@@ -77,12 +78,17 @@ class DataTransaction(Protocol):
 
     def record_dataset(self, *, record: DatasetRecord) -> None: ...
 
+    def set_source(self, *, dataset: str, check: SourceCheck | None) -> None:
+        """Record what `refresh` fetched the dataset from, or (None) forget it."""
+        ...
+
     def datasets(self) -> list[DatasetRecord]:
         """The dataset records as this transaction sees them."""
         ...
 
     def remove_dataset(self, *, name: str) -> None:
-        """Forget a dataset: its record, and the measures, inspections and postcodes it holds.
+        """Forget a dataset: its record and source, and the measures, inspections and
+        postcodes it holds.
         (The register and its links are whole tables: `replace_schools` / `replace_links`.)"""
         ...
 
@@ -96,6 +102,21 @@ class DataTransaction(Protocol):
 
     def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
         """Stored records of the given measure codes, as this transaction sees them."""
+        ...
+
+
+class DatasetFiles(Protocol):
+    """The importers, by name (`gias`, `links`, `postcodes`, ...), for a use case that is
+    handed a file rather than told which (refresh)."""
+
+    def describe(self, *, reader: str, path: Path) -> DatasetRecord:
+        """The provenance of importing `path` (its dates as the file or its name say)."""
+        ...
+
+    def parse(
+        self, *, reader: str, path: Path, log: RejectLog, progress: Progress | None = None
+    ) -> Iterator[Any]:
+        """The file's items for ImportDataset, read lazily (rejects and counts go to `log`)."""
         ...
 
 

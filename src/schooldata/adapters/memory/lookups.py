@@ -35,7 +35,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.errors import DataUnavailable
 from schooldata.domain.geo import Location
 from schooldata.domain.postcode import PostcodeQuery
@@ -162,6 +162,11 @@ class CachedDatasets:
         if records is None:
             records = generation.datasets = tuple(self._source.current())
         return list(records)
+
+    def sources(self) -> list[SourceCheck]:
+        """Never cached: a check that finds a file unchanged does not move the data version
+        (and /data-freshness is asked rarely; one small read)."""
+        return self._source.sources()
 
     def ping(self) -> None:
         """The source's own probe, if it has one (readiness must reach the database)."""

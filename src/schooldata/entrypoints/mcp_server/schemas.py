@@ -560,6 +560,10 @@ FRESHNESS_ITEM = _obj(
         "extract_date": _nullable("string"),
         "imported_at": {"type": "string"},
         "rows": {"type": "integer", "minimum": 0},
+        # Where `schooldata refresh` fetched it, its last check and last change (null before).
+        "source_url": _nullable("string"),
+        "checked_at": _nullable("string"),
+        "changed_at": _nullable("string"),
     },
     ["dataset", "title", "publisher", "period", "cadence", "coverage", "imported_at"],
 )

@@ -83,9 +83,15 @@ def is_commercial_route(path: str) -> bool:
     return path.startswith("/api/v1/") and not is_public_only(path) and not is_public_route(path)
 
 
+# Its items carry each source's last check, which `schooldata refresh` moves without moving
+# the data version (a file found unchanged changes no data): never replayed.
+NOT_REPLAYED = frozenset({"/api/v1/data-freshness"})
+
+
 def is_keyed_replay_candidate(path: str) -> bool:
-    """Commercial GET routes (public-only ones answer keyed callers publicly, unmetered)."""
-    return path.startswith("/api/v1/") and not is_public_only(path)
+    """Commercial GET routes (public-only ones answer keyed callers publicly, unmetered),
+    but for the freshness list."""
+    return path.startswith("/api/v1/") and not is_public_only(path) and path not in NOT_REPLAYED
 
 
 def cache_max_age(path: str) -> int | None:

@@ -415,6 +415,12 @@ PATHS: dict[str, Any] = {
                     {
                         "type": "object",
                         "required": ["dataset", "period", "cadence", "coverage"],
+                        "properties": {
+                            # What `schooldata refresh` fetched (null until it first did).
+                            "source_url": _nullable("string"),
+                            "checked_at": _nullable("string", format="date-time"),
+                            "changed_at": _nullable("string", format="date-time"),
+                        },
                     }
                 ),
                 "Freshness.",
