@@ -316,7 +316,7 @@ def meta_document(meta: ServiceMeta) -> dict[str, Any]:
 
 
 def freshness_item(item: Freshness) -> dict[str, Any]:
-    record = item.dataset
+    record, source = item.dataset, item.source
     return {
         "dataset": record.name,
         "title": record.title,
@@ -328,14 +328,10 @@ def freshness_item(item: Freshness) -> dict[str, Any]:
         "imported_at": converter.unstructure(record.imported_at),
         "rows": record.row_count,
         "synthetic": record.synthetic,
-        # What `schooldata refresh` fetched it from; null until it first did.
-        "source_url": None if item.source is None else item.source.source_url,
-        "checked_at": None
-        if item.source is None
-        else converter.unstructure(item.source.checked_at),
-        "changed_at": None
-        if item.source is None
-        else converter.unstructure(item.source.changed_at),
+        # What `schooldata refresh` fetched it from, and when; null until it first did.
+        "source_url": source.source_url if source else None,
+        "checked_at": converter.unstructure(source.checked_at) if source else None,
+        "changed_at": converter.unstructure(source.changed_at) if source else None,
     }
 
 
