@@ -15,6 +15,13 @@ from tests.support.dataset import build_store
 
 SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
 
+# `schooldata refresh` must never reach the publishers from a test: unless a test points them
+# at its own loopback server, the publishers' addresses are a closed port on this machine
+# (port 9, discard: nothing listens there). Subprocesses inherit it.
+NOWHERE = "http://127.0.0.1:9/"
+os.environ["SCHOOLDATA_GIAS_BASE_URL"] = NOWHERE
+os.environ["SCHOOLDATA_CODEPOINT_URL"] = NOWHERE + "codepoint"
+
 
 def services_required() -> bool:
     return os.environ.get("SCHOOLDATA_REQUIRE_SERVICES") == "1"

@@ -11,6 +11,7 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from schooldata.application.refresh import RefreshSources
 from schooldata.application.service import Application
 from schooldata.domain.dataset import ImportReport
 from schooldata.domain.errors import ImportRejected
@@ -44,6 +45,12 @@ def _upgrade(settings: Settings) -> None:
         store.close()
 
 
+def _refresh(app: Application, settings: Settings) -> RefreshSources:
+    from schooldata.bootstrap import build_refresh
+
+    return build_refresh(app, settings)
+
+
 def _importers() -> Mapping[str, ImporterSpec]:
     from schooldata.adapters.importers.registry import IMPORTERS
 
@@ -72,6 +79,7 @@ def runtime() -> CliRuntime:
         upgrade=_upgrade,
         importers=_importers,
         load_sample=_load_sample,
+        refresh=_refresh,
     )
 
 

@@ -25,10 +25,14 @@ from schooldata.adapters.memory.access import (
 from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.adapters.system import SecureIds, SystemClock
+from schooldata.application.import_dataset import ImportDataset
 from schooldata.application.operations.declaration import Port
+from schooldata.application.publishers import Locations
+from schooldata.application.refresh import RefreshSources
 from schooldata.application.service import Application, Ports, build_application
 from schooldata.domain.plans import PlanCatalogue, catalogue_from_mapping
 from schooldata.ports.clock import Clock, IdSource
+from schooldata.ports.downloads import Downloader
 from schooldata.settings import Settings, SettingsError, load_settings
 
 if TYPE_CHECKING:
@@ -183,6 +187,39 @@ def _wire(
         reuse_bytes=settings.replay_mb * 1024 * 1024,
     )
     return app, store
+
+
+def build_refresh(
+    app: Application,
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    downloader: Downloader | None = None,
+) -> RefreshSources:
+    """`schooldata refresh` over the application's SQL store: the publishers' addresses from
+    the settings, httpx for downloads, the database's own refresh lock. `clock` (whose date is
+    "today" for GIAS) and `downloader` are for tests."""
+    from schooldata.adapters.http.downloads import HttpDownloader
+    from schooldata.adapters.importers.readers import ImporterFiles
+    from schooldata.adapters.sql.refresh_lock import refresh_lock
+    from schooldata.adapters.sql.store import SqlStore
+
+    store = app.ports.store
+    if not isinstance(store, SqlStore):
+        raise SettingsError("refresh needs a database (sqlite:/// or postgresql://)")
+    clock = clock or app.ports.clock
+    return RefreshSources(
+        import_dataset=ImportDataset(store=store, clock=clock),
+        registry=app.ports.datasets,
+        log=store,
+        downloader=downloader or HttpDownloader(),
+        files=ImporterFiles(),
+        lock=refresh_lock(store),
+        clock=clock,
+        locations=Locations(
+            gias_base_url=settings.gias_base_url, codepoint_url=settings.codepoint_url
+        ),
+    )
 
 
 def _rate_limiter(settings: Settings) -> Any:

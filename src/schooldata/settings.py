@@ -21,6 +21,11 @@ LOG_FORMATS = ("json", "text")
 WILDCARD_HOSTS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
 MAX_HEADER_TIMEOUT_SECONDS = 600
 MIN_CONNECTIONS, MAX_CONNECTIONS = 64, 1_000_000
+# Where `schooldata refresh` finds the publishers' files (docs/configuration.md).
+GIAS_BASE_URL = "https://ea-edubase-api-prod.azurewebsites.net/edubase/downloads/public/"
+CODEPOINT_URL = (
+    "https://api.os.uk/downloads/v1/products/CodePointOpen/downloads?area=GB&format=CSV&redirect"
+)
 
 
 class SettingsError(ValueError):
@@ -49,6 +54,8 @@ class Settings:
     replay_mb: int = 32
     header_timeout_seconds: int = 30
     max_connections: int = 4096
+    gias_base_url: str = GIAS_BASE_URL
+    codepoint_url: str = CODEPOINT_URL
 
     @property
     def demo_database_path(self) -> Path:
@@ -92,6 +99,8 @@ _FIELDS: dict[str, str] = {
     "replay_mb": "int",
     "header_timeout_seconds": "int",
     "max_connections": "int",
+    "gias_base_url": "str",
+    "codepoint_url": "str",
 }
 
 
@@ -177,6 +186,9 @@ def validate(settings: Settings) -> Settings:
             f"{ENV_PREFIX}MAX_CONNECTIONS must be {MIN_CONNECTIONS}-{MAX_CONNECTIONS}, "
             f"got {settings.max_connections}"
         )
+    for name in ("gias_base_url", "codepoint_url"):
+        if not str(getattr(settings, name)).startswith(("http://", "https://")):
+            raise SettingsError(f"{ENV_PREFIX}{name.upper()} must be an http:// or https:// URL")
     return settings
 
 

@@ -39,8 +39,8 @@ LIST_ITEM = [
     *["type", "url", "urn"],
 ]
 FRESHNESS = [
-    *["cadence", "coverage", "dataset", "extract_date", "imported_at", "period"],
-    *["publisher", "rows", "synthetic", "title"],
+    *["cadence", "changed_at", "checked_at", "coverage", "dataset", "extract_date"],
+    *["imported_at", "period", "publisher", "rows", "source_url", "synthetic", "title"],
 ]
 RANKED = ["local_authority", "metric", "name", "period", "phase", "rank", "type", "urn", "value"]
 RANKING = [
@@ -239,9 +239,9 @@ ALLOWED: tuple[Allowed, ...] = (
     Allowed(
         "get_school_data_freshness output|anyOf[0].data[]",
         "properties",
-        "MCP: `synthetic` is sent too.",
+        "MCP: `synthetic` is sent too, and (refresh) where and when the file was fetched.",
         before=[],
-        after=["synthetic"],
+        after=["changed_at", "checked_at", "source_url", "synthetic"],
     ),
     Allowed("*data-freshness* 200.data[]", "required", "Always sent.", after=FRESHNESS),
     Allowed(

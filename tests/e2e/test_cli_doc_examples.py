@@ -27,6 +27,7 @@ EXPECTED_CODE = re.compile(r"#\s*exit code (\d)")
 NOT_RUN = {
     "import postcodes codepo_gb.zip": "needs the publisher's download",
     "import gias edubasealldata20251101.csv": "needs the publisher's download",
+    "import gias edubasealldata20251101.csv --allow-shrink": "needs the publisher's download",
     "import links links_edubasealldata20250422.csv": "needs the publisher's download",
     "import ks4-info 202425_information_about_schools_provisional.csv": "needs the download",
     "import ks4-info 202425_information_about_schools_provisional.csv --extract-date "
@@ -47,6 +48,11 @@ NOT_RUN = {
     "serve": "runs until stopped",
     "import postcodes codepo_gb/Data/CSV/": "needs the publisher's download",
     "keys revoke svc_live_AbC1": "a placeholder for a prefix `keys list` shows",
+    "refresh": "downloads from the publishers (tests/integration/test_refresh.py serves them)",
+    "refresh --only gias,links --dry-run": "asks the publishers",
+    "--format json refresh --only postcodes": "downloads from the publisher",
+    "--db postgresql+psycopg://app@db/schooldata refresh --only postcodes": "a deployment's "
+    "own server, and the publisher's download",
 }
 
 

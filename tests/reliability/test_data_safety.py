@@ -92,11 +92,14 @@ def importer(store: Store) -> ImportDataset:
 
 
 def run_import(store: Store, items: Any, log: RejectLog | None = None) -> Any:
+    """Replace the register with `items`: an unrelated one on purpose, so the shrink guard
+    (tests/reliability/test_import_shrink.py) is told it is meant."""
     return importer(store).execute(
         kind=DatasetKind.SCHOOLS,
         items=items,
         log=log or RejectLog(),
         record=dataset_record(),
+        allow_shrink=True,
     )
 
 
@@ -232,7 +235,7 @@ def test_an_import_killed_mid_write_leaves_the_previous_dataset_served(
             SCHOOLDATA_HOME=str(tmp_path / "home"),
         )
         process = subprocess.Popen(
-            [PYTHON, "-m", "schooldata", "import", "gias", str(path)],
+            [PYTHON, "-m", "schooldata", "import", "gias", str(path), "--allow-shrink"],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,

@@ -26,6 +26,9 @@ from schooldata.domain.urn import Urn
 from schooldata.ports.imports import RejectLog
 
 NOW = dt.datetime(2026, 9, 2, 6, 0, tzinfo=dt.UTC)
+# Tests that replace the fixture's register with an unrelated one say so: they are not about
+# the shrink guard (tests/reliability/test_import_shrink.py is), which would refuse them.
+ANOTHER = {"allow_shrink": True}
 KS2 = "ks2_rwm_expected_percent"
 
 
@@ -116,7 +119,7 @@ def test_a_few_bad_rows_are_tolerated_and_reported_with_line_numbers(
     rows: list[School | str] = [*primaries(50), *(["bad urn"] * 10)]
     log = RejectLog()
     report = importer.execute(
-        kind=DatasetKind.SCHOOLS, items=parsed(rows, log), log=log, record=record()
+        kind=DatasetKind.SCHOOLS, items=parsed(rows, log), log=log, record=record(), **ANOTHER
     )
     assert report.rows_read == 60
     assert report.rows_imported == 50
@@ -129,7 +132,7 @@ def test_the_reject_ratio_scales_with_the_file(importer: ImportDataset) -> None:
     rows: list[School | str] = [*primaries(2000), *(["bad"] * 20)]
     log = RejectLog()
     report = importer.execute(
-        kind=DatasetKind.SCHOOLS, items=parsed(rows, log), log=log, record=record()
+        kind=DatasetKind.SCHOOLS, items=parsed(rows, log), log=log, record=record(), **ANOTHER
     )
     assert report.rows_rejected == 20  # 1% of 2020 rows is 20
 
@@ -157,7 +160,11 @@ def test_a_successful_import_replaces_the_data_and_records_the_dataset(
     before = store.version()
     schools = [*primaries(4), School(urn=Urn(100099), name="Gone", status="Closed")]
     report = importer.execute(
-        kind=DatasetKind.SCHOOLS, items=schools, log=RejectLog(rows_read=5), record=record()
+        kind=DatasetKind.SCHOOLS,
+        items=schools,
+        log=RejectLog(rows_read=5),
+        record=record(),
+        **ANOTHER,
     )
     assert report.rows_imported == 4
     assert store.version() != before
@@ -203,7 +210,9 @@ def measure_rows(
 def test_importing_measures_rescores_every_school(
     store: InMemoryStore, importer: ImportDataset
 ) -> None:
-    importer.execute(kind=DatasetKind.SCHOOLS, items=primaries(7), log=RejectLog(), record=record())
+    importer.execute(
+        kind=DatasetKind.SCHOOLS, items=primaries(7), log=RejectLog(), record=record(), **ANOTHER
+    )
     assert all(s.svc_score is None for s in store.iter_all())
     values: dict[int, Measure | float] = {
         100001: 40,
@@ -230,21 +239,27 @@ def test_importing_measures_rescores_every_school(
 def test_reimporting_schools_keeps_their_scores(
     store: InMemoryStore, importer: ImportDataset
 ) -> None:
-    importer.execute(kind=DatasetKind.SCHOOLS, items=primaries(5), log=RejectLog(), record=record())
+    importer.execute(
+        kind=DatasetKind.SCHOOLS, items=primaries(5), log=RejectLog(), record=record(), **ANOTHER
+    )
     importer.execute(
         kind=DatasetKind.MEASURES,
         items=measure_rows({100001 + i: 10.0 * i for i in range(5)}),
         log=RejectLog(),
         record=record("ks2_results"),
     )
-    importer.execute(kind=DatasetKind.SCHOOLS, items=primaries(5), log=RejectLog(), record=record())
+    importer.execute(
+        kind=DatasetKind.SCHOOLS, items=primaries(5), log=RejectLog(), record=record(), **ANOTHER
+    )
     assert all(s.svc_score is not None for s in store.iter_all())
 
 
 def test_a_rejected_measures_import_keeps_the_previous_scores(
     store: InMemoryStore, importer: ImportDataset
 ) -> None:
-    importer.execute(kind=DatasetKind.SCHOOLS, items=primaries(5), log=RejectLog(), record=record())
+    importer.execute(
+        kind=DatasetKind.SCHOOLS, items=primaries(5), log=RejectLog(), record=record(), **ANOTHER
+    )
     importer.execute(
         kind=DatasetKind.MEASURES,
         items=measure_rows({100001 + i: 10.0 * i for i in range(5)}),
@@ -483,3 +498,99 @@ def test_a_year_to_date_inspections_file_keeps_the_inspections_of_earlier_years(
     assert held == ["0", "1", "2"]  # 2023/24 stays; 2024/25 is the newest file's
     (dataset,) = [d for d in store.current() if d.name == "ofsted_all_inspections"]
     assert dataset.row_count == 4
+
+
+# ---- the shrink guard (domain.shrink) --------------------------------------------------------
+
+
+def test_a_register_file_missing_a_served_school_is_refused_and_nothing_changes(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    before = snapshot(store)
+    with pytest.raises(ImportRejected, match=r"stop serving 1 of the 3 schools served now"):
+        importer.execute(
+            kind=DatasetKind.SCHOOLS,
+            items=primaries(2, start=900001),
+            log=RejectLog(),
+            record=record(),
+        )
+    assert snapshot(store) == before
+
+
+def test_a_school_the_file_lists_as_closed_may_go(
+    store: InMemoryStore, importer: ImportDataset
+) -> None:
+    """(Within the share: 3 schools allow no closure; a register of 40 allows two.)"""
+    importer.execute(
+        kind=DatasetKind.SCHOOLS,
+        items=primaries(40, start=900001),
+        log=RejectLog(),
+        record=record(),
+    )
+    log = RejectLog(listed_closed={Urn(900040), Urn(900039)})
+    importer.execute(
+        kind=DatasetKind.SCHOOLS, items=primaries(38, start=900001), log=log, record=record()
+    )
+    assert len(list(store.iter_all())) == 38
+
+
+def test_links_and_postcode_files_may_not_shrink_more_than_the_share(
+    importer: ImportDataset,
+) -> None:
+    links = [
+        EstablishmentLink(Urn(100001 + i), Urn(200001 + i), None, "Predecessor", None)
+        for i in range(100)
+    ]
+    importer.execute(
+        kind=DatasetKind.LINKS, items=links, log=RejectLog(), record=record("gias_links")
+    )
+    importer.execute(
+        kind=DatasetKind.LINKS, items=links[:95], log=RejectLog(), record=record("gias_links")
+    )
+    with pytest.raises(
+        ImportRejected, match=r"gias_links: this file would leave 90 links where 95"
+    ):
+        importer.execute(
+            kind=DatasetKind.LINKS, items=links[:90], log=RejectLog(), record=record("gias_links")
+        )
+    postcodes = [(f"SW1A{i}AA", Location(51.5, -0.14)) for i in range(1, 10)]
+    importer.execute(
+        kind=DatasetKind.POSTCODES,
+        items=postcodes,
+        log=RejectLog(),
+        record=record("codepoint_open"),
+    )
+    with pytest.raises(ImportRejected, match=r"would leave 1 postcodes where 9 are served now"):
+        importer.execute(
+            kind=DatasetKind.POSTCODES,
+            items=postcodes[:1],
+            log=RejectLog(),
+            record=record("codepoint_open"),
+        )
+    report = importer.execute(
+        kind=DatasetKind.POSTCODES,
+        items=postcodes[:1],
+        log=RejectLog(),
+        record=record("codepoint_open"),
+        allow_shrink=True,
+    )
+    assert report.rows_imported == 1
+
+
+def test_replacing_the_demos_postcode_subset_with_a_smaller_real_one_is_not_a_shrink() -> None:
+    data = InMemoryStore()
+    run = ImportDataset(store=data, clock=FixedClock()).execute
+    subset = [(f"SW1A{i}AA", Location(51.5, -0.14)) for i in range(1, 10)]
+    run(
+        kind=DatasetKind.POSTCODES,
+        items=subset,
+        log=RejectLog(),
+        record=demo("codepoint_open", synthetic=False),
+    )
+    report = run(
+        kind=DatasetKind.POSTCODES,
+        items=[("B11BB", Location(52.48, -1.90))],
+        log=RejectLog(rows_read=1),
+        record=record("codepoint_open"),
+    )
+    assert report.rows_imported == 1

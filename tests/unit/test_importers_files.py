@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import io
 import zipfile
 from pathlib import Path
 
@@ -136,6 +137,18 @@ def test_a_whole_file_is_read_with_or_without_a_final_line_break(
     [
         (b'"AB10 1AB",10,394251,806376\n"AB10 1AF",10,3942', r"its last line has 3 of 4 fields"),
         (b'"AB10 1AB",10,394251,806376\n"AB10 1', r"its last line opens a quoted field"),
+        # A quote left open on an earlier line, in a file that still ends with a line break.
+        (
+            b'"AB10 1AB",10,394251,806376\n"AB10 1AF,10,394235,806\nAB10 1AG,10,394230,8\n',
+            r"a quoted field opens and never closes",
+        ),
+        (b'"AB10 1AB",10,394251,806376\n"AB10 1AF,10,394235,8\n', r"a quoted field opens"),
+    ],
+    ids=[
+        "short-last-line",
+        "open-quote-last-line",
+        "open-quote-earlier",
+        "open-quote-then-newline",
     ],
 )
 def test_plain_rows_refuse_a_file_cut_off_on_its_last_line(
@@ -153,6 +166,15 @@ def test_plain_rows_read_a_whole_last_line_without_a_line_break(tmp_path: Path) 
     path = write(tmp_path / "ab.csv", b'"AB10 1AB",10,394251,806376\n"AB10 1AF",10,394235,806')
     with plain_rows(path) as rows:
         assert [row[0] for row in rows] == ["AB10 1AB", "AB10 1AF"]
+
+
+def test_plain_rows_stop_where_the_file_does(tmp_path: Path) -> None:
+    """The end marks never reach the caller, with or without a final line break, and a pair of
+    quotes that does close is not a cut."""
+    for data in (b'"A",1\n"B","2"\n', b'"A",1\n"B","2"', b'"A",1\r\n"B,\n2",3\r\n'):
+        path = write(tmp_path / "a.csv", data)
+        with plain_rows(path) as rows:
+            assert list(rows) == list(csv.reader(io.StringIO(data.decode(), newline="")))
 
 
 def test_plain_rows_reads_every_record(tmp_path: Path) -> None:

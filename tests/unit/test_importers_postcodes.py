@@ -139,3 +139,19 @@ def test_parse_postcodes_dispatches_on_the_format(tmp_path: Path) -> None:
         shutil.copyfileobj(src, out)
     assert sorted(dict(parse_postcodes(gz, RejectLog()))) == ["BT11AA", "SW1A1AA"]
     assert "AB101AB" in dict(parse_postcodes(CODEPOINT, RejectLog()))
+
+
+def test_a_codepoint_file_with_a_quote_left_open_is_refused_even_ending_in_a_line_break(
+    tmp_path: Path,
+) -> None:
+    """The fast reader's gap (it only watched the last line): a quote opened on an earlier
+    line of an unquoted re-save swallows every row after it into one field, and the file still
+    ends with a line break. (In the product's own quoting the next quote closes it again.)"""
+    rows = [f"AB10 1A{c},10,394251,806376,S92000003,,S08000020,,S12000033,S13002842"
+            for c in "BDEF"]  # fmt: skip
+    rows[1] = '"' + rows[1]
+    path = tmp_path / "ab.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="ascii")
+    log = RejectLog()
+    with pytest.raises(ImportRejected, match=r"ab\.csv: the file is cut off: a quoted field opens"):
+        list(parse_codepoint(path, log))

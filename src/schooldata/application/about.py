@@ -5,7 +5,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from schooldata.application.paging import Page, PageRequest
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.licensing import SCHOOL_FIELDS, Exclusion, Licence
 from schooldata.domain.plans import PlanCatalogue
 from schooldata.ports.datasets import DatasetRegistry
@@ -49,9 +49,14 @@ DATASET_FACTS: dict[str, tuple[str, str]] = {
 
 @frozen(kw_only=True)
 class Freshness:
+    """A dataset's period, cadence and coverage, and (`source`, None until `schooldata
+    refresh` first fetched it) where it comes from, when that was last checked and when it
+    last changed."""
+
     dataset: DatasetRecord
     cadence: str
     coverage: str
+    source: SourceCheck | None = None
 
 
 @frozen(kw_only=True)
@@ -91,6 +96,7 @@ class About:
         return any(record.synthetic for record in self._datasets.current())
 
     def freshness(self) -> list[Freshness]:
+        sources = {check.dataset: check for check in self._datasets.sources()}
         out = []
         for record in self._datasets.current():
             cadence, coverage = DATASET_FACTS.get(record.name, ("irregular", "As published."))
@@ -99,6 +105,7 @@ class About:
                     dataset=record,
                     cadence=record.cadence or cadence,
                     coverage=record.coverage or coverage,
+                    source=sources.get(record.name),
                 )
             )
         return out

@@ -10,10 +10,12 @@ from typing import Any
 import attrs
 
 from schooldata.application.rescore import compute_scores
-from schooldata.domain.dataset import DatasetRecord, ImportReport
+from schooldata.domain.dataset import DatasetRecord, ImportReport, SourceCheck
 from schooldata.domain.errors import ImportRejected
 from schooldata.domain.ofsted import InspectionRecord, latest_graded_outcomes
 from schooldata.domain.scoring import HEADLINE_MEASURE
+from schooldata.domain.shrink import Shrink, count_shrink, register_shrink
+from schooldata.domain.urn import Urn
 from schooldata.ports.clock import Clock
 from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
 
@@ -62,6 +64,8 @@ class DatasetKind(enum.Enum):
 
 # Kinds whose rows are one record each: what the store keeps of them is what was imported.
 ONE_RECORD_PER_ROW = frozenset({DatasetKind.SCHOOLS, DatasetKind.LINKS, DatasetKind.POSTCODES})
+# Kinds that replace what is served whole, so that a shorter file serves less (domain.shrink).
+GUARDED_KINDS = {DatasetKind.LINKS: "links", DatasetKind.POSTCODES: "postcodes"}
 
 
 class ImportDataset:
@@ -79,13 +83,21 @@ class ImportDataset:
       every demo dataset in the same transaction (the synthetic schools, results, inspections
       and links, and the demo's postcode subset, real OS rows but chosen for the invented
       schools) and reports which. The demo itself is refused by a database holding real data.
+    - Nothing served shrinks by accident (domain.shrink): a register file that would stop
+      serving a school it does not list as closed, or more than 5% of the schools served now,
+      is refused; so is a links or postcode file that would serve more than 5% fewer records
+      than the dataset it replaces. `allow_shrink` (the operator's `--allow-shrink`) lets it
+      through. Replacing the bundled demo is never a shrink.
     - Rejected rows are reported with their line number and reason.
     - The counts are what happened: every row read is imported, skipped or rejected. Where a
       row is one record (a school, a link, a postcode) the rows imported are the records
       stored, and a row a later row of the same key replaced (a repeated URN or postcode)
       counts as skipped. Where a row gives several records (measures, inspections) the
       records stored are reported beside the rows.
-    - The import time is the store's record of when this data arrived (`data_updated_at`)."""
+    - The import time is the store's record of when this data arrived (`data_updated_at`).
+    - Where the file came from is recorded with it: `source` (what refresh fetched) becomes
+      the dataset's source, checked and changed at the import time; an import without one
+      (a file given by hand) forgets any earlier source, which no longer describes the data."""
 
     def __init__(self, *, store: DataStore, clock: Clock) -> None:
         self._store = store
@@ -99,12 +111,17 @@ class ImportDataset:
         log: RejectLog,
         record: DatasetRecord,
         max_reject_ratio: float = MAX_REJECT_RATIO,
+        allow_shrink: bool = False,
+        source: SourceCheck | None = None,
     ) -> ImportReport:
         with self._store.transaction() as tx:
             removed = self._separate_from_demo(tx, kind, record)
+            served = None if allow_shrink else self._served_before(tx, kind, record)
             stored, held_rows = self._write(tx, kind, items, record)
             self._enforce_reject_policy(log, max_reject_ratio, record.name)
             self._refuse_empty(log, stored, record.name)
+            if served is not None:
+                self._refuse_shrink(tx, kind, served, stored, log, record.name)
             if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS) or removed:
                 self._apply_historic_grades(tx)
             if kind in (DatasetKind.SCHOOLS, DatasetKind.MEASURES):
@@ -113,9 +130,11 @@ class ImportDataset:
                 held = tx.measure_periods(dataset=record.name)
                 record = attrs.evolve(record, period=", ".join(held) or record.period)
                 held_rows = sum(held.values())
-            tx.record_dataset(
-                record=attrs.evolve(record, imported_at=self._clock.now(), row_count=held_rows)
-            )
+            now = self._clock.now()
+            tx.record_dataset(record=attrs.evolve(record, imported_at=now, row_count=held_rows))
+            if source is not None:
+                source = attrs.evolve(source, dataset=record.name, checked_at=now, changed_at=now)
+            tx.set_source(dataset=record.name, check=source)
         given = log.rows_read - log.skipped - len(log.rejects)
         if kind in ONE_RECORD_PER_ROW:
             imported, skipped = stored, log.skipped + max(0, given - stored)
@@ -157,6 +176,40 @@ class ImportDataset:
         tx.replace_schools(schools=())
         tx.replace_links(links=())
         return tuple(demo)
+
+    @staticmethod
+    def _served_before(
+        tx: DataTransaction, kind: DatasetKind, record: DatasetRecord
+    ) -> set[Urn] | int | None:
+        """What this import may not shrink, read before it writes: the register's URNs, or the
+        record count of the links or postcode dataset it replaces; None when nothing real is
+        served there (an empty database, the bundled demo, a demo import)."""
+        if record.demo:
+            return None
+        if kind is DatasetKind.SCHOOLS:
+            return tx.served_urns()  # (the demo's register is gone by now: _separate_from_demo)
+        if kind in GUARDED_KINDS:
+            held = next((r for r in tx.datasets() if r.name == record.name), None)
+            return None if held is None or held.demo else held.row_count
+        return None
+
+    @staticmethod
+    def _refuse_shrink(
+        tx: DataTransaction,
+        kind: DatasetKind,
+        served: set[Urn] | int,
+        stored: int,
+        log: RejectLog,
+        dataset: str,
+    ) -> None:
+        shrink: Shrink
+        if isinstance(served, set):
+            after = tx.served_urns()
+            shrink = register_shrink(before=served, after=after, listed_closed=log.listed_closed)
+        else:
+            shrink = count_shrink(what=GUARDED_KINDS[kind], before=served, after=stored)
+        if shrink.refused:
+            raise ImportRejected(shrink.message(dataset))
 
     @staticmethod
     def _write(

@@ -280,7 +280,7 @@ class Pipeline:
         )
 
     def _run(self, operation: AnyOperation, request: Any) -> Any:
-        if self.reuse is None:
+        if self.reuse is None or not operation.reusable:
             return operation.run(self._uses, request)
         return self.reuse.run(operation.name, request, lambda: operation.run(self._uses, request))
 

@@ -53,3 +53,23 @@ class ImportReport:
     @property
     def rows_rejected(self) -> int:
         return len(self.rejects)
+
+
+@frozen(kw_only=True)
+class SourceCheck:
+    """What `schooldata refresh` last fetched for a dataset, and when it last looked.
+
+    Kept beside the dataset record, not in it: a check that finds the publisher's file
+    unchanged moves `checked_at` (and the HTTP validators) without changing the served data
+    or its version. `changed_at` is when a new file was last imported from `source_url`. Any
+    other import of the dataset (by hand) forgets it: the data served no longer came from
+    there."""
+
+    dataset: str
+    source_url: str  # as asked for: a dated GIAS file, or the Code-Point address before redirects
+    publisher_date: dt.date | None
+    sha256: str
+    checked_at: dt.datetime
+    changed_at: dt.datetime
+    etag: str | None = None
+    last_modified: str | None = None

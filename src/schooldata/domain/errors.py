@@ -183,6 +183,13 @@ def _cut(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+class DownloadFailed(DomainError):
+    """A publisher's file could not be fetched whole (unreachable, a server error that
+    outlasted the retries, a cut-off or oversized body); nothing was imported."""
+
+    code = "download_failed"
+
+
 def shown_input(raw: object) -> str:
     """Quote user input for a message without letting a huge or hostile value, or a key,
     through whole."""

@@ -1,13 +1,28 @@
-"""Driven port: the provenance of imported datasets."""
+"""Driven ports: the provenance of imported datasets, and what `refresh` last fetched."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 
 
 class DatasetRegistry(Protocol):
     def current(self) -> list[DatasetRecord]:
         """The current record of each imported dataset kind, by name."""
+        ...
+
+    def sources(self) -> list[SourceCheck]:
+        """What `refresh` last fetched for each dataset it keeps current, by dataset. Read as
+        stored, never from a cache of the data version: a check that finds a file unchanged
+        moves `checked_at` without moving the version."""
+        ...
+
+
+class SourceLog(Protocol):
+    def record_check(self, *, check: SourceCheck) -> bool:
+        """Note that the file `check` describes is still the publisher's newest: its
+        `checked_at`, address and validators replace the stored ones, outside any data transaction
+        (the served data and its version do not change). False, and nothing written, when the
+        dataset's stored source is no longer that file (an import since replaced it)."""
         ...

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
 from attrs import define, field
 
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.ofsted import HistoricGrade, InspectionRecord
@@ -23,11 +24,16 @@ Progress = Callable[[int], None]
 
 @define
 class RejectLog:
-    """Rows a parser refused, with reasons; filled in while the parser's items are consumed."""
+    """Rows a parser refused, with reasons; filled in while the parser's items are consumed.
+
+    `listed_closed` holds the URNs a register file lists with a status that is not served
+    (Closed, Proposed to open): the file says they are gone, so no longer serving them is not
+    a shrink (domain.shrink)."""
 
     rows_read: int = 0
     skipped: int = 0
     rejects: list[tuple[int, str]] = field(factory=list)
+    listed_closed: set[Urn] = field(factory=set)
 
     def reject(self, line: int, reason: str) -> None:
         self.rejects.append((line, reason))
@@ -72,12 +78,17 @@ class DataTransaction(Protocol):
 
     def record_dataset(self, *, record: DatasetRecord) -> None: ...
 
+    def set_source(self, *, dataset: str, check: SourceCheck | None) -> None:
+        """Record what `refresh` fetched the dataset from, or (None) forget it."""
+        ...
+
     def datasets(self) -> list[DatasetRecord]:
         """The dataset records as this transaction sees them."""
         ...
 
     def remove_dataset(self, *, name: str) -> None:
-        """Forget a dataset: its record, and the measures, inspections and postcodes it holds.
+        """Forget a dataset: its record and source, and the measures, inspections and
+        postcodes it holds.
         (The register and its links are whole tables: `replace_schools` / `replace_links`.)"""
         ...
 
@@ -85,8 +96,27 @@ class DataTransaction(Protocol):
         """The schools as this transaction sees them (for rescoring before commit)."""
         ...
 
+    def served_urns(self) -> set[Urn]:
+        """The URNs of the schools as this transaction sees them (for the shrink guard)."""
+        ...
+
     def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
         """Stored records of the given measure codes, as this transaction sees them."""
+        ...
+
+
+class DatasetFiles(Protocol):
+    """The importers, by name (`gias`, `links`, `postcodes`, ...), for a use case that is
+    handed a file rather than told which (refresh)."""
+
+    def describe(self, *, reader: str, path: Path) -> DatasetRecord:
+        """The provenance of importing `path` (its dates as the file or its name say)."""
+        ...
+
+    def parse(
+        self, *, reader: str, path: Path, log: RejectLog, progress: Progress | None = None
+    ) -> Iterator[Any]:
+        """The file's items for ImportDataset, read lazily (rejects and counts go to `log`)."""
         ...
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol
 
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.school import School
 
 
@@ -21,6 +21,8 @@ class RegisterSource(Protocol):
     def local_authorities(self) -> list[tuple[str | None, str, int]]: ...
 
     def current(self) -> list[DatasetRecord]: ...
+
+    def sources(self) -> list[SourceCheck]: ...
 
     def iter_postcodes(self) -> Iterator[tuple[str, float, float]]:
         """Every live postcode (compact) and its location, in compact order; a postcode that

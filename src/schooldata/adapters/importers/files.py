@@ -53,6 +53,7 @@ _ZIP_MAGIC = b"PK\x03\x04"
 _BOM = codecs.BOM_UTF8
 # Marks the end of the text for the CSV reader: a private-use character no publisher writes.
 _END = "\uf8ff"
+_END_ROW = [_END]
 
 
 @frozen
@@ -337,22 +338,24 @@ class _Ending:
         self.finished = True
 
     def marked(self, pieces: Iterable[str]) -> Iterator[str]:
-        """The text, then an end mark on a line of its own: a reader still inside a quoted
-        field swallows the mark into that field instead of reading it as a record."""
+        """The text, then an end mark on a line of its own, twice: a reader still inside a
+        quoted field swallows the marks into that field instead of reading them as records.
+        (Twice so that a reader that stopped at the first mark can still tell: the second is
+        there to read.)"""
         yield from self.watch(pieces)
-        yield ("" if self.terminated else "\n") + _END + "\n"
+        # (No line break is needed before them: csv ends a record that is not inside quotes
+        # at the end of each line it is given, and the last line is given on its own.)
+        yield f"{_END}\n{_END}\n"
 
 
-def _lines(
-    binary: io.BufferedIOBase, path: DataPath, ending: _Ending, *, marked: bool
-) -> Iterator[str]:
-    """Decoded lines with their endings kept (csv needs them inside quoted fields).
+def _lines(binary: io.BufferedIOBase, path: DataPath, ending: _Ending) -> Iterator[str]:
+    """Decoded lines with their endings kept (csv needs them inside quoted fields), then the
+    end marks.
 
     Splitting happens in C (StringIO iteration), not per line in Python: this is the inner
     loop of a 1.7M-row import.
     """
-    text = _text_chunks(binary, _Utf8OrCp1252(path))
-    pieces = ending.marked(text) if marked else ending.watch(text)
+    pieces = ending.marked(_text_chunks(binary, _Utf8OrCp1252(path)))
     return chain.from_iterable(io.StringIO(piece, newline="") for piece in pieces)
 
 
@@ -369,7 +372,7 @@ def csv_rows(path: DataPath) -> Generator[tuple[int, list[str]], None, None]:
     closes, or a last record without a line break that has fewer fields than the first."""
     ending = _Ending()
     with _open_binary(path) as binary:
-        reader = csv.reader(_lines(binary, path, ending, marked=True))
+        reader = csv.reader(_lines(binary, path, ending))
         start = 1
         width = 0
         last: list[str] = []
@@ -401,21 +404,27 @@ def csv_rows(path: DataPath) -> Generator[tuple[int, list[str]], None, None]:
 
 @contextmanager
 def plain_rows(path: DataPath) -> Iterator[Iterator[list[str]]]:
-    """A bare csv reader over a file whose records are one line each.
+    """The rows of a file whose records are one line each, straight from the csv reader.
 
     No generator wraps the reader, so each row costs no Python frame: this is for the
     million-row postcode files, where that overhead is a sizeable share of the run time.
-    Once the reader is used up, a last line cut off mid-record (no line break, and an open
-    quote or fewer fields than the first line) refuses the file.
+    (The rows stop at the first end mark: `iter(callable, sentinel)` compares in C.)
+    Once the rows are used up, a file cut off mid-record refuses the file: a last line with no
+    line break and an open quote or fewer fields than the first line, or a quoted field opened
+    on any line that never closes (it swallowed both end marks, so none is left to read).
     """
     ending = _Ending()
     with _open_binary(path) as binary:
+        reader = csv.reader(_lines(binary, path, ending))
         try:
-            yield csv.reader(_lines(binary, path, ending, marked=False))
+            yield iter(reader.__next__, _END_ROW)
+            unread = next(reader, None) if ending.finished else _END_ROW
         except csv.Error as err:
             raise ImportRejected(f"{label_of(path)}: malformed CSV: {err}") from err
     if ending.finished and not ending.terminated:
         _check_last_line(path, ending)
+    if unread is None:
+        raise _cut_off(path, "a quoted field opens and never closes")
 
 
 def _check_last_line(path: DataPath, ending: _Ending) -> None:

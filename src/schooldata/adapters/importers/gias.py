@@ -203,10 +203,12 @@ def _rows(
             continue
         if servable_only and not is_servable_status(reader.status_of(row)):
             log.skipped += 1
+            log.listed_closed.add(urn)
             continue
         fields, point = reader.fields(row)
         if not is_servable_status(fields["status"]):
             log.skipped += 1
+            log.listed_closed.add(urn)
         fields["urn"], fields["name"] = urn, name
         yield fields, point
     counter.done()

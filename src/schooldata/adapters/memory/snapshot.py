@@ -26,7 +26,7 @@ from attrs import frozen
 
 from schooldata.adapters.memory.index import SchoolIndex
 from schooldata.adapters.memory.postcode_index import PostcodeIndex
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.errors import DataUnavailable
 from schooldata.domain.geo import Location
 from schooldata.domain.postcode import PostcodeQuery
@@ -176,6 +176,11 @@ class SnapshotReader:
 
     def current(self) -> list[DatasetRecord]:
         return list(self._current().datasets)
+
+    def sources(self) -> list[SourceCheck]:
+        """Read from the store, never from the snapshot: a refresh that finds a file unchanged
+        moves its check time without moving the data version."""
+        return self._source.sources()
 
     def ping(self) -> None:
         """The source's own probe (readiness must reach the database)."""

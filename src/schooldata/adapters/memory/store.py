@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import attrs
 
 from schooldata.adapters.memory.index import SchoolIndex
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.ofsted import HistoricGrade, InspectionRecord
@@ -33,6 +33,7 @@ class _State:
     measures: dict[str, list[MeasureRecord]] = attrs.field(factory=dict)
     inspections: dict[str, list[InspectionRecord]] = attrs.field(factory=dict)
     datasets: dict[str, DatasetRecord] = attrs.field(factory=dict)
+    sources: dict[str, SourceCheck] = attrs.field(factory=dict)
     generation: int = 0
 
     def copy(self) -> _State:
@@ -43,6 +44,7 @@ class _State:
             measures=dict(self.measures.items()),
             inspections=dict(self.inspections),
             datasets=dict(self.datasets),
+            sources=dict(self.sources),
             generation=self.generation,
         )
 
@@ -103,6 +105,25 @@ class InMemoryStore:
     # -- DatasetRegistry
     def current(self) -> list[DatasetRecord]:
         return [self._state.datasets[k] for k in sorted(self._state.datasets)]
+
+    def sources(self) -> list[SourceCheck]:
+        return [self._state.sources[k] for k in sorted(self._state.sources)]
+
+    # -- SourceLog
+    def record_check(self, *, check: SourceCheck) -> bool:
+        """Outside any transaction: the generation (the data version) stays."""
+        held = self._state.sources.get(check.dataset)
+        if held is None or held.sha256 != check.sha256:
+            return False
+        moved = attrs.evolve(
+            held,
+            source_url=check.source_url,
+            checked_at=check.checked_at,
+            etag=check.etag,
+            last_modified=check.last_modified,
+        )
+        self._state.sources = {**self._state.sources, check.dataset: moved}  # one assignment
+        return True
 
     # -- measures (for the results use cases and tests)
     def measures_for(self, *, urn: Urn) -> list[MeasureRecord]:
@@ -203,7 +224,14 @@ class _MemoryTransaction:
     def datasets(self) -> list[DatasetRecord]:
         return [self.state.datasets[k] for k in sorted(self.state.datasets)]
 
+    def set_source(self, *, dataset: str, check: SourceCheck | None) -> None:
+        if check is None:
+            self.state.sources.pop(dataset, None)
+        else:
+            self.state.sources[dataset] = check
+
     def remove_dataset(self, *, name: str) -> None:
+        self.state.sources.pop(name, None)
         self.state.measures.pop(name, None)
         self.state.inspections.pop(name, None)
         self.state.postcodes.pop(name, None)
@@ -211,6 +239,9 @@ class _MemoryTransaction:
 
     def served_schools(self) -> Iterator[School]:
         return iter(sorted(self.state.schools.values(), key=lambda s: s.urn.value))
+
+    def served_urns(self) -> set[Urn]:
+        return set(self.state.schools)
 
     def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
         wanted = set(codes)

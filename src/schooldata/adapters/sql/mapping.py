@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 from sqlalchemy import RowMapping
 
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.measure import Measure, MeasureStatus
@@ -131,6 +131,14 @@ def dataset_row(record: DatasetRecord) -> dict[str, Any]:
 
 def dataset_from_row(row: Row) -> DatasetRecord:
     return DatasetRecord(**{f.name: row[f.name] for f in attrs.fields(DatasetRecord)})
+
+
+def source_row(check: SourceCheck) -> dict[str, Any]:
+    return attrs.asdict(check, recurse=False)
+
+
+def source_from_row(row: Row) -> SourceCheck:
+    return SourceCheck(**{f.name: row[f.name] for f in attrs.fields(SourceCheck)})
 
 
 def inspection_row(dataset: str, record: InspectionRecord) -> dict[str, Any]:

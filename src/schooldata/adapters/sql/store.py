@@ -60,9 +60,11 @@ from schooldata.adapters.sql.mapping import (
     school_from_row,
     school_row,
     school_tokens,
+    source_from_row,
+    source_row,
 )
 from schooldata.adapters.sql.migrations import upgrade_engine
-from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.errors import DataUnavailable
 from schooldata.domain.geo import BoundingBox, Location, bounding_box
 from schooldata.domain.links import EstablishmentLink
@@ -243,6 +245,28 @@ class SqlStore:
         with self._reading() as conn:
             records = [dataset_from_row(r) for r in conn.execute(select(t.datasets)).mappings()]
         return sorted(records, key=lambda r: r.name)
+
+    def sources(self) -> list[SourceCheck]:
+        statement = select(t.dataset_sources).order_by(t.dataset_sources.c.dataset)
+        with self._reading() as conn:
+            return [source_from_row(r) for r in conn.execute(statement).mappings()]
+
+    # -- SourceLog
+    def record_check(self, *, check: SourceCheck) -> bool:
+        """One small write of its own, outside `transaction()`: the data version stays."""
+        c = t.dataset_sources.c
+        statement = (
+            update(t.dataset_sources)
+            .where(c.dataset == check.dataset, c.sha256 == check.sha256)
+            .values(
+                source_url=check.source_url,
+                checked_at=check.checked_at,
+                etag=check.etag,
+                last_modified=check.last_modified,
+            )
+        )
+        with unavailable_on_error(), self._writer.begin() as conn:
+            return bool(conn.execute(statement, execution_options=_ROWCOUNT).rowcount)
 
     # -- reads for the results use cases
     def measures_for(self, *, urn: Urn) -> list[MeasureRecord]:
@@ -453,6 +477,13 @@ class SqlTransaction:
             rows = self._conn.execute(select(t.datasets)).mappings().all()
         return sorted((dataset_from_row(r) for r in rows), key=lambda r: r.name)
 
+    def set_source(self, *, dataset: str, check: SourceCheck | None) -> None:
+        sources = t.dataset_sources
+        with unavailable_on_error():
+            self._conn.execute(delete(sources).where(sources.c.dataset == dataset))
+            if check is not None:
+                self._conn.execute(insert(sources), source_row(check))
+
     def remove_dataset(self, *, name: str) -> None:
         with unavailable_on_error():
             self._conn.execute(delete(t.measures).where(t.measures.c.dataset == name))
@@ -464,6 +495,8 @@ class SqlTransaction:
             if gone:
                 self._recompute_outward_codes()
             self._conn.execute(delete(t.datasets).where(t.datasets.c.name == name))
+            sources = t.dataset_sources
+            self._conn.execute(delete(sources).where(sources.c.dataset == name))
 
     def served_schools(self) -> Iterator[School]:
         statement = select(t.schools).order_by(t.schools.c.urn)
@@ -471,6 +504,10 @@ class SqlTransaction:
             # Fetched whole: the caller may write (set_scores) before it finishes iterating.
             rows = self._conn.execute(statement).mappings().all()
         return (school_from_row(row) for row in rows)
+
+    def served_urns(self) -> set[Urn]:
+        with unavailable_on_error():
+            return {Urn(urn) for urn in self._conn.execute(select(t.schools.c.urn)).scalars()}
 
     def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
         m = t.measures.c

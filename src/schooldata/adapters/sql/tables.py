@@ -245,6 +245,21 @@ datasets = Table(
     Column("demo", Boolean, nullable=False),
 )
 
+# What `refresh` last fetched for a dataset (domain.dataset.SourceCheck). A check that finds
+# the file unchanged updates its row outside any data transaction: no data version bump.
+dataset_sources = Table(
+    "dataset_sources",
+    metadata,
+    Column("dataset", OrderedText, primary_key=True),
+    Column("source_url", Text, nullable=False),
+    Column("publisher_date", Date),
+    Column("sha256", Text, nullable=False),
+    Column("etag", Text),
+    Column("last_modified", Text),
+    Column("checked_at", UtcDateTime, nullable=False),
+    Column("changed_at", UtcDateTime, nullable=False),
+)
+
 # A single row, bumped by every committed write transaction: `version()` for caches and ETags.
 # The random stamp keeps versions distinct across databases rebuilt from scratch.
 data_version = Table(

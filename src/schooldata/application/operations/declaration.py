@@ -103,6 +103,7 @@ class Operation(Generic[Request, Result]):
     paged: bool = False
     deprecated_for: str | None = None  # the operation a deprecated route is replaced by
     unavailable: Callable[[], DomainError] | None = None  # how it reports a dependency down
+    reusable: bool = True  # its answer is a function of the request and the data version
     by_name: Mapping[str, Param] = field(init=False)
 
     def __attrs_post_init__(self) -> None:

@@ -47,7 +47,10 @@ FRESHNESS: Operation[PageRequest, Page[Freshness]] = Operation(
     run=_freshness,
     reads=frozenset({Port.DATASETS}),
     paged=True,
-    rules="- Each dataset's publisher, period, cadence, coverage, extract date and import time.",
+    # A refresh that finds a file unchanged moves its check time, not the data version.
+    reusable=False,
+    rules="- Each dataset's publisher, period, cadence, coverage, extract date and import time,"
+    " and when `schooldata refresh` last checked and changed it.",
 )
 
 SERVICE_OPERATIONS = (META, FRESHNESS)

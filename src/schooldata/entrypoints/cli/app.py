@@ -15,6 +15,7 @@ from schooldata.entrypoints.cli.context import Session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode, is_broken_pipe, translate
 from schooldata.entrypoints.cli.imports import import_
 from schooldata.entrypoints.cli.output import FORMATS, Format, use_utf8
+from schooldata.entrypoints.cli.refresh import refresh
 from schooldata.entrypoints.cli.runtime import CliRuntime
 
 EPILOG = """\b
@@ -156,6 +157,7 @@ COMMANDS: Sequence[click.Command] = (
     queries.freshness,
     queries.meta,
     import_,
+    refresh,
     admin.keys,
     admin.orgs,
     admin.db,

@@ -64,6 +64,12 @@ SUMMARY = RowsView(table=(), csv=SUMMARY_COLUMNS)
     help="The academic year of an older DfE performance-tables file that has no time_period "
     "column and whose name does not say it (e.g. --period 2018/19).",
 )
+@click.option(
+    "--allow-shrink",
+    is_flag=True,
+    help="Import even if the file would stop serving schools it does not list as closed, or "
+    "more than 5% of what is served now (refused otherwise, exit 3).",
+)
 @output_options
 @pass_session
 def import_(
@@ -72,12 +78,17 @@ def import_(
     files: tuple[Path, ...],
     extract_date: dt.datetime | None,
     period: str | None,
+    allow_shrink: bool,
 ) -> None:
     """Import a dataset file (or the bundled sample), all or nothing.
 
     A failed import changes nothing: the data served before stays served. Progress shows on
     a terminal; the summary lists rows read, imported, skipped and rejected (the first 10
     rejects with their line and reason).
+
+    A file that would shrink what is served is refused (exit 3) unless --allow-shrink: a GIAS
+    file that leaves out a school served now (rather than listing it as closed) or closes
+    more than 5% of them, a links or postcode file with more than 5% fewer records.
 
     \b
     DATASET is one of:
@@ -107,19 +118,27 @@ def import_(
     """
     session.create_database = True  # an import may be the first thing a database holds
     if dataset == "sample":
-        if files or period:
-            raise click.UsageError("'import sample' loads the bundled data; it takes no FILE.")
+        if files or period or allow_shrink:
+            raise click.UsageError(
+                "'import sample' loads the bundled data; it takes no FILE, --period or "
+                "--allow-shrink."
+            )
         reports = list(session.runtime.load_sample(session.app))
     else:
         if not files:
             raise click.UsageError(f"'import {dataset}' needs at least one FILE.")
         date = extract_date.date() if extract_date is not None else None
-        reports = [_import(session, dataset, list(files), date, period)]
+        reports = [_import(session, dataset, list(files), date, period, allow_shrink)]
     session.write(lambda w: _summary(w, reports))
 
 
 def _import(
-    session: Session, name: str, files: list[Path], date: dt.date | None, period: str | None
+    session: Session,
+    name: str,
+    files: list[Path],
+    date: dt.date | None,
+    period: str | None,
+    allow_shrink: bool,
 ) -> ImportReport:
     importer = session.runtime.importers().get(name)
     if importer is None:
@@ -137,7 +156,7 @@ def _import(
                 else importer.parse(files, log, progress=progress)
             )
             return app.import_dataset.execute(
-                kind=importer.kind, items=items, log=log, record=record
+                kind=importer.kind, items=items, log=log, record=record, allow_shrink=allow_shrink
             )
     except ImportRejected as refused:
         raise _naming_the_files(refused, files) from refused

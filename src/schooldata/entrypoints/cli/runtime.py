@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from attrs import frozen
 
 from schooldata.application.import_dataset import DatasetKind
+from schooldata.application.refresh import RefreshSources
 from schooldata.application.service import Application
 from schooldata.domain.dataset import DatasetRecord, ImportReport
 from schooldata.ports.imports import Progress, RejectLog
@@ -70,6 +71,13 @@ class ImporterSpec(Protocol):
         ...
 
 
+class RefreshBuilder(Protocol):
+    """`schooldata.bootstrap.build_refresh`: the refresh use case over the application's
+    database, with the publishers' addresses from the settings."""
+
+    def __call__(self, app: Application, settings: Settings) -> RefreshSources: ...
+
+
 @frozen(kw_only=True)
 class CliRuntime:
     """Callables only: nothing is built until a command needs it."""
@@ -80,3 +88,4 @@ class CliRuntime:
     upgrade: Callable[[Settings], None]
     importers: Callable[[], Mapping[str, ImporterSpec]]
     load_sample: Callable[[Application], Iterable[ImportReport]]
+    refresh: RefreshBuilder | None = None  # a build (or a test) without it says so

@@ -64,6 +64,9 @@ FRESHNESS_CSV = (
     "imported_at",
     "rows",
     "synthetic",
+    "source_url",
+    "checked_at",
+    "changed_at",
 )
 
 RANKINGS_CSV = (
@@ -126,6 +129,8 @@ FRESHNESS = RowsView(
         Column("imported_at", "Imported at"),
         Column("rows", "Rows"),
         Column("synthetic", "Synthetic"),
+        Column("checked_at", "Checked at"),
+        Column("changed_at", "Changed at"),
     ),
     csv=FRESHNESS_CSV,
 )

@@ -197,10 +197,14 @@ class FreshnessItem(Struct, kw_only=True):
     imported_at: Instant
     rows: Count
     synthetic: bool
+    # What `schooldata refresh` fetched it from, and when; null until it first did.
+    source_url: Uri | None
+    checked_at: Instant | None
+    changed_at: Instant | None
 
 
 def freshness_item(item: Freshness) -> FreshnessItem:
-    record = item.dataset
+    record, fetched = item.dataset, item.source
     return FreshnessItem(
         dataset=record.name,
         title=record.title,
@@ -212,4 +216,7 @@ def freshness_item(item: Freshness) -> FreshnessItem:
         imported_at=timestamp(record.imported_at),
         rows=record.row_count,
         synthetic=record.synthetic,
+        source_url=None if fetched is None else fetched.source_url,
+        checked_at=None if fetched is None else timestamp(fetched.checked_at),
+        changed_at=None if fetched is None else timestamp(fetched.changed_at),
     )

@@ -1,0 +1,1 @@
+"""Driven adapters over HTTP: fetching the publishers' files."""
