@@ -87,3 +87,65 @@ def test_nearest_first_compares_shown_distances_then_urns(
     assert page == evaluate(query, index.ordered)
     keys = [(shown_distance(h.distance_miles or 0.0), h.school.urn.value) for h in page.hits]
     assert keys == sorted(keys)
+
+
+# ---- radius questions over a dense area, where cells, boundaries and ties matter ------------
+
+DENSE = [
+    School(
+        urn=Urn(200_000 + n),
+        name=f"Dense {n}",
+        la_code="202",
+        la_name="Camden",
+        gias_phase=(GiasPhase.PRIMARY, GiasPhase.SECONDARY, None)[n % 3],
+        type_name="Community school",
+        location=None
+        if n % 97 == 0
+        else Location(51.50 + (n * 7919 % 1000) / 10_000, -0.20 + (n * 104_729 % 1000) / 5_000),
+    )
+    for n in range(1, 1_500)
+]
+DENSE_INDEX = SchoolIndex(DENSE)
+dense_origins = st.builds(
+    Location,
+    latitude=st.floats(min_value=51.49, max_value=51.61),
+    longitude=st.floats(min_value=-0.21, max_value=0.01),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    origin=dense_origins,
+    radius=st.floats(min_value=0.1, max_value=6),
+    phases=st.one_of(st.just(frozenset()), st.just(frozenset({Phase.PRIMARY}))),
+    sort=st.sampled_from([None, SortOrder.DISTANCE, SortOrder.NAME, SortOrder.URN]),
+    offset=st.integers(min_value=0, max_value=40),
+    limit=st.integers(min_value=1, max_value=25),
+)
+def test_radius_questions_from_the_grid_equal_evaluating_every_school(
+    origin: Location,
+    radius: float,
+    phases: frozenset[Phase],
+    sort: SortOrder | None,
+    offset: int,
+    limit: int,
+) -> None:
+    query = SchoolQuery(
+        near=Proximity(origin, radius), phases=phases, sort=sort, offset=offset, limit=limit
+    )
+    assert DENSE_INDEX.answer(query) == evaluate(query, DENSE_INDEX.ordered)
+
+
+def test_a_school_exactly_on_the_radius_is_within_it_on_the_grid_as_in_the_domain() -> None:
+    origin = Location(51.55, -0.1)
+    edge = next(s for s in DENSE if s.location is not None)
+    assert edge.location is not None
+    from schooldata.domain.geo import distance_miles
+
+    radius = distance_miles(origin, edge.location)
+    query = SchoolQuery(near=Proximity(origin, radius), limit=25)
+    answer = DENSE_INDEX.answer(query)
+    assert answer == evaluate(query, DENSE_INDEX.ordered)
+    assert edge.urn in {h.school.urn for h in evaluate(query, DENSE_INDEX.ordered).hits} or (
+        answer.total > 25
+    )

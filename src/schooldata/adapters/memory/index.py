@@ -22,12 +22,14 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
+from math import floor
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
 
 import attrs
 
-from schooldata.domain.geo import SHOWN_DISTANCE_STEP, bounding_box
+from schooldata.adapters.memory.proximity import ProximityGrid
+from schooldata.domain.geo import SHOWN_DISTANCE_STEP, Location, bounding_box
 from schooldata.domain.phase import Phase
 from schooldata.domain.school import School
 from schooldata.domain.search import (
@@ -183,6 +185,7 @@ class SchoolIndex:
         self._by_authority = dict(by_authority)
         self._by_la_code = dict(by_la_code)
         self._grid = dict(grid)
+        self._near = ProximityGrid(self.ordered)
         # Normalised names in order, for the exact-name and name-prefix bonuses.
         self._names: list[tuple[str, int]] = sorted(
             (s.search_text.name, s.urn.value) for s in self.ordered
@@ -261,6 +264,8 @@ class SchoolIndex:
             and query.text is None
             and query.effective_sort is SortOrder.DISTANCE
         )
+        if near.radius_miles is not None and query.text is None:
+            return self._within_radius(query, near.origin, near.radius_miles)
         if not unbounded_nearest:
             return evaluate(query, self.candidates(query))
         wanted = query.offset + query.limit
@@ -282,6 +287,29 @@ class SchoolIndex:
                 return page_of(bounded, hits, total)
             radius *= 4
         return evaluate(query, self.ordered)
+
+    def _within_radius(self, query: SchoolQuery, origin: Location, radius: float) -> SearchPage:
+        """`evaluate`'s answer for a radius question without text, from the proximity grid:
+        the same distances (bit for bit), filters, total and order."""
+        found = self._near.within(origin, radius)
+        filtered = _has_filters(query)
+        wanted = query.offset + query.limit
+        if query.effective_sort is not SortOrder.DISTANCE:
+            every = [
+                SearchHit(school=school, distance_miles=distance)
+                for distance, school in found
+                if not filtered or matches_filters(query, school)
+            ]
+            return page_of(query, every)
+        # Nearest first: (shown distance, URN), as `sort_key` orders; URNs are unique.
+        keyed = [
+            (floor(distance * 10_000) / 10_000, school.urn.value, distance, school)
+            for distance, school in found
+            if not filtered or matches_filters(query, school)
+        ]
+        page = heapq.nsmallest(wanted, keyed)[query.offset : wanted]
+        hits = tuple(SearchHit(school=s, distance_miles=d) for _, _, d, s in page)
+        return SearchPage(total=len(keyed), hits=hits)
 
     def _without_distance(self, query: SchoolQuery) -> SearchPage:
         text = query.text
@@ -475,3 +503,14 @@ class SchoolIndex:
             for j in range(lo[1], hi[1] + 1):
                 found.extend(self._grid.get((i, j), ()))
         return found
+
+
+def _has_filters(query: SchoolQuery) -> bool:
+    return bool(
+        query.phases
+        or query.local_authority is not None
+        or query.type_name is not None
+        or query.gender is not None
+        or query.ofsted_rating is not None
+        or query.min_score is not None
+    )
