@@ -396,20 +396,34 @@ def test_every_schema_is_a_valid_json_schema_in_both_dialects(
         assert not {"anyOf", "oneOf", "allOf"} & set(tool["inputSchema"])
 
 
-def test_tools_run_their_use_cases_off_the_event_loop(
-    anonymous: McpHttp, app: Application, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _record_loop_use(app: Application, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     seen: list[bool] = []
     execute = app.get_school.execute
 
     def recording(raw_urn: object) -> Any:
         try:
             asyncio.get_running_loop()
-            seen.append(False)  # on the event loop: it would block every other request
+            seen.append(False)  # on the event loop
         except RuntimeError:
             seen.append(True)  # a worker thread has no running loop
         return execute(raw_urn)
 
     monkeypatch.setattr(app.get_school, "execute", recording)
+    return seen
+
+
+def test_tools_whose_store_may_wait_run_their_use_cases_off_the_event_loop(
+    anonymous: McpHttp, app: Application, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _record_loop_use(app, monkeypatch)
+    monkeypatch.setattr(app.pipeline, "nonblocking", frozenset)  # as a store with no snapshot yet
     assert anonymous.call("get_school", {"urn": "100001"})["isError"] is False
     assert seen == [True]
+
+
+def test_tools_answered_from_memory_skip_the_worker_thread(
+    anonymous: McpHttp, app: Application, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _record_loop_use(app, monkeypatch)
+    assert anonymous.call("get_school", {"urn": "100001"})["isError"] is False
+    assert seen == [False]

@@ -146,7 +146,7 @@ class Pipeline:
             authenticate=self._authenticate,
             meter=self._meter,
             datasets=self._datasets,
-            nonblocking=self.nonblocking,
+            nonblocking=lambda: self.nonblocking(),  # follows this pipeline's, if replaced
             observer=observer,
             reuse=self.reuse,
         )

@@ -22,9 +22,9 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
-from math import floor
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable
+from math import floor
 
 import attrs
 
@@ -341,6 +341,10 @@ class SchoolIndex:
             return ordered[:wanted]
         if not members or not wanted:
             return []
+        if order is SortOrder.URN or order is SortOrder.DISTANCE:
+            # (the URN order is the values' own: no position lookups; DISTANCE without an
+            # origin is URN order)
+            return sorted(members) if len(members) <= wanted else heapq.nsmallest(wanted, members)
         if len(members) <= wanted:
             return sorted(members, key=self._position(order).__getitem__)
         if len(members) * 8 >= len(ordered) or len(members) > 4096:

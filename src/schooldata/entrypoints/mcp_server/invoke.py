@@ -22,6 +22,7 @@ from schooldata.entrypoints.mcp_server.state import McpRequest
 from schooldata.entrypoints.mcp_server.tools import ToolSpec
 from schooldata.entrypoints.refusals import commercial_error
 from schooldata.entrypoints.wire import public_error
+from schooldata.ports.keys import WouldBlock
 
 log = logging.getLogger("schooldata.mcp")
 
@@ -29,15 +30,21 @@ INTERNAL_MESSAGE = "The service failed to answer; please retry. Quote the reques
 
 
 def invoke(
-    pipeline: Pipeline, tool: ToolSpec, request: McpRequest, arguments: object
+    pipeline: Pipeline,
+    tool: ToolSpec,
+    request: McpRequest,
+    arguments: object,
+    *,
+    wait: bool = True,
 ) -> types.CallToolResult:
-    """Blocking: call it on a worker thread. Fills `request.reading` with the reading of the
-    use consumed (or, refused, the reading the refusal carries)."""
+    """Fills `request.reading` with the reading of the use consumed (or, refused, the reading
+    the refusal carries). With `wait` it may block (call it on a worker thread); without, it
+    raises WouldBlock, having counted nothing, when the pipeline would have to wait."""
     if not isinstance(arguments, Mapping):
         return failure(request, "invalid_parameter", "Tool arguments must be a JSON object.", {})
     try:
         outcome = pipeline.call(
-            tool.entry, arguments, credentials=request.caller or ANONYMOUS, face=MCP
+            tool.entry, arguments, credentials=request.caller or ANONYMOUS, face=MCP, wait=wait
         )
     except Refused as refused:
         error = refused.error
@@ -49,6 +56,8 @@ def invoke(
             details["retry_after"] = refused.retry_after
             message = f"{message} Retry after {refused.retry_after} s."
         return failure(request, error.code, message, details)
+    except WouldBlock:
+        raise
     except Exception:
         log.exception("MCP tool %s failed", tool.name, extra={"request_id": request.request_id})
         return failure(request, "internal_error", INTERNAL_MESSAGE, {})

@@ -11,7 +11,8 @@
 - `initialize` (2025-03-26, 2025-06-18, 2025-11-25): a client asking for a version we do not
   serve (2024-11-05) is offered our newest handshake version, as the lifecycle rules say.
 - `tools/list`: the caller's tools. `tools/call`: an unknown tool is a protocol error (-32602);
-  a tool that ran and failed is a result with `isError: true`. Tools run on worker threads.
+  a tool that ran and failed is a result with `isError: true`. A tool runs on the event loop
+  when all it reads answers from memory, else on a worker thread.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from schooldata.application.service import Application
 from schooldata.entrypoints.mcp_server import state
 from schooldata.entrypoints.mcp_server.invoke import invoke
 from schooldata.entrypoints.mcp_server.tools import ToolCatalogue, ToolSpec
+from schooldata.ports.keys import WouldBlock
 
 SUPPORTED_VERSIONS: tuple[str, ...] = PROTOCOL_VERSIONS  # newest first
 HANDSHAKE_VERSIONS: tuple[str, ...] = tuple(v for v in SUPPORTED_VERSIONS if v != "2026-07-28")
@@ -158,9 +160,11 @@ def build_server(
                 message=f"Unknown tool: {params.name!r}. Tools: {', '.join(offered)}.{hint}",
                 data={"tool": params.name, "tools": offered},
             )
-        result = await anyio.to_thread.run_sync(
-            partial(invoke, pipeline, tool, request, params.arguments or {})
-        )
+        call = partial(invoke, pipeline, tool, request, params.arguments or {})
+        try:  # on the event loop when everything the call reads answers from memory
+            result = call(wait=False)
+        except WouldBlock:  # (nothing was counted) else on a worker thread, as it may wait
+            result = await anyio.to_thread.run_sync(call)
         on_tool_call(tool.name, "error" if result.is_error else "ok")
         return result
 

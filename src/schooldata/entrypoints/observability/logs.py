@@ -11,13 +11,14 @@ redacted whole before it is cut (`capped`).
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 import logging.config
 import math
 import re
 from collections.abc import Mapping
 from typing import Any, Final
+
+import msgspec
 
 # --------------------------------------------------------------------------------------------
 # Redaction: the safety net under every log line.
@@ -160,11 +161,13 @@ def _timestamp(created: float) -> str:
 
 # One encoder for every log line: `json.dumps` with options builds a new encoder per call
 # (~2 us of the ~6 us a line costs).
-_LINE_ENCODER: Final = json.JSONEncoder(default=str, ensure_ascii=False)
+_LINE_ENCODER: Final = msgspec.json.Encoder(enc_hook=str)
 
 
 def json_line(entry: Mapping[str, Any]) -> str:
-    return redact(_LINE_ENCODER.encode(entry))
+    """One compact JSON object (msgspec: several times the standard encoder's speed, and
+    every request writes one), redacted."""
+    return redact(_LINE_ENCODER.encode(entry).decode())
 
 
 class TextFormatter(logging.Formatter):

@@ -10,7 +10,9 @@ import anyio.to_thread
 import msgspec
 from litestar import Litestar, MediaType, Request, Response, get
 from litestar.exceptions import HTTPException, NotFoundException
+from litestar.response.base import ASGIResponse
 
+from schooldata.application.pipeline import Refused
 from schooldata.application.service import Application
 from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest import operations
@@ -20,10 +22,11 @@ from schooldata.entrypoints.rest.errors import (
     carries_credentials,
     exception_handlers,
     http_exception_response,
+    request_id_of,
 )
 from schooldata.entrypoints.rest.openapi import build_document
 from schooldata.entrypoints.rest.paths import OPENAPI_PATH, is_commercial_route
-from schooldata.entrypoints.rest.responses import NO_STORE
+from schooldata.entrypoints.rest.responses import NO_STORE, refusal_as_response
 from schooldata.entrypoints.rest.routes import Routes
 from schooldata.entrypoints.rest.transport import EXTRA_HEADERS_KEY
 
@@ -44,27 +47,29 @@ def create_litestar(
     routes = Routes(app.pipeline.observed_by(metrics), base_url=base_url)
 
     @get(OPENAPI_PATH, include_in_schema=False)
-    async def openapi_document(request: Request[Any, Any, Any]) -> Response[Any]:
+    async def openapi_document(request: Request[Any, Any, Any]) -> ASGIResponse:
         # Public, but credentials sent with it are still checked (a bad key gets 401).
         if carries_credentials(request):
-            identified = await anyio.to_thread.run_sync(routes.identified, request)
-            if isinstance(identified, Response):
-                return identified
-        return Response(document, media_type=MediaType.JSON)
+            try:
+                await anyio.to_thread.run_sync(routes.identify, request)
+            except Refused as refused:
+                return routes.refused(request, refused, {})
+        return ASGIResponse(body=document, media_type=MediaType.JSON)
 
-    async def check_options(request: Request[Any, Any, Any]) -> Response[Any] | None:
+    async def check_options(request: Request[Any, Any, Any]) -> Response[bytes] | None:
         """Litestar's own OPTIONS answer, for a request that carries credentials: they are
         authenticated (a bad key gets 401) and a known caller's answer carries its meter
-        readings (through the scope: the transport layer adds them), metering nothing."""
+        readings (through the scope: the edge adds them), metering nothing."""
         if request.method != "OPTIONS" or not carries_credentials(request):
             return None
-        identified = routes.identified(request)
-        if isinstance(identified, Response):
-            return identified
-        if identified is not None:
-            extra = [
-                (k.lower().encode(), v.encode()) for k, v in routes.readings(identified).items()
-            ]
+        try:
+            caller = await anyio.to_thread.run_sync(routes.identify, request)
+        except Refused as refused:  # (a before-request hook answers with a Response)
+            routes.mark(request, refused)
+            return refusal_as_response(refused, request_id=request_id_of(request))
+        if caller is not None:
+            readings = await anyio.to_thread.run_sync(routes.readings, caller)
+            extra = [(k.lower().encode(), v.encode()) for k, v in readings.items()]
             request.scope[EXTRA_HEADERS_KEY] = extra  # type: ignore[literal-required]
         return None
 
@@ -75,10 +80,11 @@ def create_litestar(
         its meter readings (nothing is metered)."""
         caller = None
         if carries_credentials(request):
-            identified = routes.identified(request)
-            if isinstance(identified, Response):
-                return identified
-            caller = identified
+            try:
+                caller = routes.identify(request)
+            except Refused as refused:
+                routes.mark(request, refused)
+                return refusal_as_response(refused, request_id=request_id_of(request))
         # An unknown path is no tier's: its 404 takes the shape the credentials choose. An
         # existing commercial path's refusals (405, 413) are commercial.
         known = not isinstance(exc, NotFoundException)

@@ -14,7 +14,7 @@ a frame and a send wrapper, so they are not stacked):
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
 from schooldata.entrypoints.observability.access import AccessLog, access_entry
@@ -31,8 +31,6 @@ from schooldata.entrypoints.rest.transport import (
     header_of,
     query_key_refusal,
     with_head,
-    with_vary,
-    without_headers,
 )
 
 Scope = MutableMapping[str, Any]
@@ -168,7 +166,8 @@ class HttpEdge:
             more = bool(message.get("more_body", False))
             if not streaming and more:  # a streamed answer: headers now, the body as it comes
                 streaming = True
-                headers = self._finish(scope, request, list(held.get("headers", ())))
+                kept, found = _kept(held.get("headers", ()), keep_length=True)
+                headers = self._finish(scope, request, kept, found.get(b"vary"))
                 await send({**held, "headers": headers})
             if streaming:
                 request.size += len(body)
@@ -194,63 +193,58 @@ class HttpEdge:
     ) -> tuple[int, Headers, bytes]:
         """The whole answer as this client gets it: validators, content coding, or a 304."""
         status = int(start["status"])
-        headers: Headers = list(start.get("headers", ()))
+        headers, found = _kept(start.get("headers", ()))
         path = str(scope.get("path", ""))
-        cache_control = header_of(headers, b"cache-control")
-        encoded = header_of(headers, b"content-encoding") is not None
+        cache_control = found.get(b"cache-control")
+        encoded = b"content-encoding" in found
+        vary = found.get(b"vary")
         coding = None
         if (
             len(body) >= representation.MINIMUM_SIZE
             and not encoded
             and not path.startswith(UNCODED_PREFIXES)
-            and representation.compressible(
-                header_of(headers, b"content-type"), status, cache_control
-            )
+            and representation.compressible(found.get(b"content-type"), status, cache_control)
         ):
             coding = representation.coding_for(request.seen.get("accept_encoding"))
         max_age = None
-        if not request.credentials and scope.get("method") == "GET" and status == 200:
+        if not request.credentials and status == 200 and scope.get("method") == "GET":
             max_age = paths.cache_max_age(path.rstrip("/") or "/")
         if (
             max_age is not None
             and not encoded
-            and b"no-store" not in (cache_control or b"").lower()
+            and (cache_control is None or b"no-store" not in cache_control.lower())
         ):
             tag = representation.strong_etag(body)
             shown = representation.tag_of(tag, coding)
-            headers = without_headers(headers, b"etag")
             headers.append((b"etag", f'"{shown}"'.encode()))
             if cache_control is None:
                 headers.append((b"cache-control", f"public, max-age={max_age}".encode()))
-            for name in CACHE_VARY:
-                headers = with_vary(headers, name)
+            vary = _varied(vary, CACHE_VARY)
             if representation.none_match(request.seen.get("if_none_match"), (tag, shown)):
-                headers = without_headers(
-                    headers, b"content-length", b"content-type", b"content-encoding"
-                )
-                return 304, self._finish(scope, request, headers), b""
+                headers = [h for h in headers if bytes(h[0]).lower() not in _ENTITY]
+                return 304, self._finish(scope, request, headers, vary), b""
             if coding is not None:
                 body = self._coded.get(shown, body, coding)
         elif coding is not None:
             body = representation.encode(body, coding)
         if coding is not None:
             headers.append((b"content-encoding", coding.encode()))
-            headers = with_vary(headers, b"Accept-Encoding")
-        headers = without_headers(headers, b"content-length")
-        headers.append((b"content-length", str(len(body)).encode()))
-        return status, self._finish(scope, request, headers), body
+            vary = _varied(vary, (b"Accept-Encoding",))
+        headers.append((b"content-length", b"%d" % len(body)))
+        return status, self._finish(scope, request, headers, vary), body
 
-    def _finish(self, scope: Scope, request: _Request, headers: Headers) -> Headers:
+    def _finish(
+        self, scope: Scope, request: _Request, headers: Headers, vary: bytes | None = None
+    ) -> Headers:
         """What every answer gets: no-store and no ETag with credentials, CORS, OPTIONS'
-        `Allow` and extras, and the request id (replacing any other)."""
-        headers = without_headers(headers, b"x-request-id")
+        `Allow` and extras, `Vary`, and the request id (replacing any other)."""
         if request.credentials:
-            headers = without_headers(headers, b"etag")
+            headers = [h for h in headers if bytes(h[0]).lower() != b"etag"]
             if header_of(headers, b"cache-control") is None:
                 headers.append((b"cache-control", b"no-store"))
         if request.cors:
             if self._cors.enabled and not self._cors.any:
-                headers = with_vary(headers, b"Origin")
+                vary = _varied(vary, (b"Origin",))
             if request.grant is not None:
                 headers.append((b"access-control-allow-origin", request.grant))
                 headers.append((b"access-control-expose-headers", EXPOSED_HEADERS))
@@ -260,6 +254,8 @@ class HttpEdge:
                 for name, value in headers
             ]
             headers.extend(scope.get(EXTRA_HEADERS_KEY, ()))
+        if vary is not None:
+            headers.append((b"vary", vary))
         headers.append(request.id_header)
         return headers
 
@@ -291,6 +287,41 @@ class HttpEdge:
                 key_prefix=scope.get(KEY_PREFIX_KEY),
             )
         )
+
+
+# Headers the edge sets itself (from what it found), never passed on as the app wrote them.
+_OWN = frozenset({b"content-length", b"x-request-id", b"etag", b"vary"})
+_ENTITY = frozenset({b"content-length", b"content-type", b"content-encoding"})
+_NOTED = frozenset({b"cache-control", b"content-encoding", b"content-type", b"vary"})
+
+
+def _kept(
+    raw: Iterable[tuple[bytes, bytes]], *, keep_length: bool = False
+) -> tuple[Headers, dict[bytes, bytes]]:
+    """The app's headers less the ones the edge sets itself, and the values it decides by."""
+    kept: Headers = []
+    found: dict[bytes, bytes] = {}
+    for name, value in raw:
+        lowered = bytes(name).lower()
+        if lowered in _NOTED:
+            found[lowered] = bytes(value)
+        if lowered in _OWN and not (keep_length and lowered == b"content-length"):
+            continue
+        kept.append((name, value))
+    return kept, found
+
+
+def _varied(vary: bytes | None, names: tuple[bytes, ...]) -> bytes:
+    """`vary` with `names` added once each (a `*` already varies on everything)."""
+    present = [] if vary is None else [v.strip() for v in vary.split(b",") if v.strip()]
+    lowered = {v.lower() for v in present}
+    if b"*" in lowered:
+        return vary or b"*"
+    for name in names:
+        if name.lower() not in lowered:
+            present.append(name)
+            lowered.add(name.lower())
+    return b", ".join(present)
 
 
 def _tier(scope: Scope, request: _Request, path: str) -> str:

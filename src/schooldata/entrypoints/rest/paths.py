@@ -8,6 +8,8 @@ so a new public operation is public here too.
 
 from __future__ import annotations
 
+import re
+
 from schooldata.application.operations.registry import REGISTRY
 from schooldata.entrypoints.rest import operations
 
@@ -15,18 +17,19 @@ OPENAPI_PATH = operations.OPENAPI_PATH
 PUBLIC_MAX_AGE = 300
 
 
-def _templates() -> tuple[tuple[tuple[str, ...], ...], frozenset[str], frozenset[str]]:
-    public: list[tuple[str, ...]] = []
+def _templates() -> tuple[re.Pattern[str], frozenset[str], frozenset[str]]:
+    public: list[str] = []
     public_only: set[str] = set()
     keyed_static: set[str] = set()
     for (_method, path), entry in REGISTRY.entries():
         if entry.public is not None:
-            public.append(tuple(path.split("/")))
+            # A `{name}` segment is any one segment (every character but a slash).
+            public.append(re.sub(r"\\\{[a-z_]+\\\}", "[^/]*", re.escape(path)))
             if entry.keyed is None:
                 public_only.add(path)
         elif "{" not in path:
             keyed_static.add(path)
-    return tuple(public), frozenset(public_only), frozenset(keyed_static)
+    return re.compile("|".join(public)), frozenset(public_only), frozenset(keyed_static)
 
 
 _PUBLIC, _PUBLIC_ONLY, _KEYED_STATIC = _templates()
@@ -34,14 +37,7 @@ _PUBLIC, _PUBLIC_ONLY, _KEYED_STATIC = _templates()
 
 def is_public_route(path: str) -> bool:
     """An address with a public operation (the anonymous answer is public there)."""
-    if path in _KEYED_STATIC:
-        return False
-    parts = path.split("/")
-    return any(
-        len(parts) == len(template)
-        and all(t.startswith("{") or t == p for t, p in zip(template, parts, strict=True))
-        for template in _PUBLIC
-    )
+    return path not in _KEYED_STATIC and _PUBLIC.fullmatch(path) is not None
 
 
 def has_public_errors(path: str) -> bool:

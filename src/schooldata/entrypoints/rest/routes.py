@@ -13,8 +13,9 @@ from functools import partial
 from typing import Any
 
 import anyio.to_thread
-from litestar import HttpMethod, Request, Response, route
+from litestar import HttpMethod, Request, route
 from litestar.params import RawBody
+from litestar.response.base import ASGIResponse
 
 from schooldata.application.access import Caller
 from schooldata.application.operations.declaration import Entry, Place
@@ -81,7 +82,7 @@ class Routes:
 
     async def answer(
         self, entry: Entry, request: Request[Any, Any, Any], body: bytes | None
-    ) -> Response[Any]:
+    ) -> ASGIResponse:
         """Runs the pipeline on the event loop when everything it reads answers from memory,
         else (`WouldBlock`, nothing counted yet) on a worker thread."""
         headers: dict[str, str] = {}
@@ -117,23 +118,26 @@ class Routes:
 
     def refused(
         self, request: Request[Any, Any, Any], refused: Refused, headers: dict[str, str]
-    ) -> Response[Any]:
+    ) -> ASGIResponse:
+        self.mark(request, refused)
+        return refusal_response(refused, request_id=request_id_of(request), headers=headers)
+
+    @staticmethod
+    def mark(request: Request[Any, Any, Any], refused: Refused) -> None:
+        """Tell the edge (access log, metrics) the refusal's tier and caller."""
         scope = request.scope
         if refused.keyed:
             scope[COMMERCIAL_TIER_KEY] = True  # type: ignore[literal-required]
         if refused.caller is not None:
             scope[KEY_PREFIX_KEY] = refused.caller.display_prefix  # type: ignore[literal-required]
-        return refusal_response(refused, request_id=request_id_of(request), headers=headers)
 
-    def identified(self, request: Request[Any, Any, Any]) -> Response[Any] | Caller | None:
+    def identify(self, request: Request[Any, Any, Any]) -> Caller | None:
         """Any credentials a request carries, authenticated (routes that meter nothing still
-        check them: a bad key gets 401): the caller, None (anonymous), or the 401/503."""
+        check them): the caller or None (anonymous); bad ones raise `Refused` (401/503)."""
         try:
             return self._pipeline.identify(credentials_of(request))
         except AuthenticationFailed as error:
-            return self.refused(request, Refused(error, keyed=True), {})
-        except Refused as refused:
-            return self.refused(request, refused, {})
+            raise Refused(error, keyed=True) from None
 
     def readings(self, caller: Caller) -> dict[str, str]:
         """The caller's six meter headers as they stand (nothing is metered)."""
@@ -151,13 +155,13 @@ class Routes:
 
         if takes_body:
 
-            async def with_body(request: Request[Any, Any, Any], body: RawBody) -> Response[Any]:
+            async def with_body(request: Request[Any, Any, Any], body: RawBody) -> ASGIResponse:
                 return await answer(entry, request, body)
 
-            handler: Callable[..., Awaitable[Response[Any]]] = with_body
+            handler: Callable[..., Awaitable[ASGIResponse]] = with_body
         else:
 
-            async def without_body(request: Request[Any, Any, Any]) -> Response[Any]:
+            async def without_body(request: Request[Any, Any, Any]) -> ASGIResponse:
                 return await answer(entry, request, None)
 
             handler = without_body

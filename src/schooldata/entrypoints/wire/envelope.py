@@ -41,6 +41,7 @@ ERROR_CODES = (
     "service_unavailable",
     "search_unavailable",
     "import_rejected",
+    "download_failed",
     "internal_error",
     "invalid_request",
 )
