@@ -55,6 +55,6 @@ def test_no_arguments_make_a_tool_fail_internally(data: st.DataObject) -> None:
     )
     result = invoke(APP.pipeline, tool, request, arguments)
     if result.is_error:
-        body = result.structured_content or {}
+        body = result.payload
         code = body["error"]["code"] if keyed else body.get("code")
         assert code != "internal_error", (tool.name, arguments, body)

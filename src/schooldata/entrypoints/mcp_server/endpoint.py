@@ -10,7 +10,8 @@ In order, for each HTTP request to `/mcp`:
 5. The version and header rules that need the body (`routing`): a `_meta` version without its
    header, an unserved or unknown version, a 2026-07-28 notification without its
    `Mcp-Method` -> 400 with -32020 or -32022.
-6. The SDK answers. On the way out: the six metering headers on every keyed response (the
+6. A well-formed 2026-07-28 tools/call is answered directly (`direct`), else the SDK answers.
+   On the way out: the six metering headers on every keyed response (the
    reading of the use a tools/call consumed, else the current reading), and a -32022 answer's
    `supported` list completed with the handshake versions served on the same URL.
 """
@@ -36,12 +37,14 @@ from schooldata.entrypoints.mcp_server.auth import (
     request_id_of,
     send_auth_failure,
 )
+from schooldata.entrypoints.mcp_server.direct import DirectCalls
 from schooldata.entrypoints.mcp_server.server import SUPPORTED_VERSIONS
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+JSON = (b"content-type", b"application/json")
 
 
 class SessionSource(Protocol):
@@ -69,8 +72,10 @@ class McpEndpoint:
         security: TransportSecuritySettings,
         base_url: str | None,
         max_body_bytes: int,
+        direct: DirectCalls,
     ) -> None:
         self._pipeline = pipeline
+        self._direct = direct
         self._sessions = sessions
         self._guard = TransportSecurityMiddleware(security)
         self._base_url = base_url.rstrip("/") if base_url else None
@@ -102,18 +107,21 @@ class McpEndpoint:
         content_type = header(scope, b"content-type") or ""
         if not content_type.lower().startswith("application/json"):
             body = _json_rpc_error(INVALID_REQUEST, "Content-Type must be application/json.")
-            await _plain(respond, 400, body, [(b"content-type", b"application/json")])
+            await _plain(respond, 400, body, [JSON])
             return
-        rejected, receive = await routing.check(scope, receive, max_body_bytes=self._max_body_bytes)
-        if rejected is not None:
-            await _plain(respond, 400, rejected.body(), [(b"content-type", b"application/json")])
+        checked = await routing.check(scope, receive, max_body_bytes=self._max_body_bytes)
+        if checked.refusal is not None:
+            await _plain(respond, 400, checked.refusal.body(), [JSON])
             return
         manager = self._sessions.manager
         if manager is None:
             await _plain(respond, 503, b"The MCP endpoint is not running.", [])
             return
+        if (call := self._direct.match(scope, checked.message, caller)) is not None:
+            await _plain(respond, 200, await self._direct.answer(call, request), [JSON])
+            return
         with state.bound(request):
-            await manager.handle_request(scope, receive, respond)
+            await manager.handle_request(scope, checked.receive, respond)
 
 
 class _ResponseEditor:

@@ -1,4 +1,4 @@
-"""One tools/call, through the pipeline, on a worker thread.
+"""One tools/call through the pipeline, and its answer as the SDK's result.
 
 The pipeline decides in DECISIONS' order: entitlement (`feature_not_in_plan`, not metered),
 every argument rule (not metered), then the rate limit and quota, then the run (metered,
@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import mcp_types as types
+from attrs import frozen
 
 from schooldata.application.pipeline import ANONYMOUS, MCP, Pipeline, Refused
 from schooldata.entrypoints import answers
@@ -29,6 +30,26 @@ log = logging.getLogger("schooldata.mcp")
 INTERNAL_MESSAGE = "The service failed to answer; please retry. Quote the request id to support."
 
 
+@frozen
+class ToolAnswer:
+    """What a call answers: a line for the model, the JSON payload, and whether it failed."""
+
+    summary: str
+    payload: dict[str, Any]
+    is_error: bool = False
+
+    def as_result(self) -> types.CallToolResult:
+        """As the SDK sends it: the summary, the payload as text, and the payload itself."""
+        return types.CallToolResult(
+            content=[
+                types.TextContent(text=self.summary),
+                types.TextContent(text=_json(self.payload)),
+            ],
+            structured_content=self.payload,
+            is_error=self.is_error,
+        )
+
+
 def invoke(
     pipeline: Pipeline,
     tool: ToolSpec,
@@ -36,7 +57,7 @@ def invoke(
     arguments: object,
     *,
     wait: bool = True,
-) -> types.CallToolResult:
+) -> ToolAnswer:
     """Fills `request.reading` with the reading of the use consumed (or, refused, the reading
     the refusal carries). With `wait` it may block (call it on a worker thread); without, it
     raises WouldBlock, having counted nothing, when the pipeline would have to wait."""
@@ -63,29 +84,16 @@ def invoke(
         return failure(request, "internal_error", INTERNAL_MESSAGE, {})
     request.reading = outcome.reading
     payload = answers.body(outcome, base_url=request.base_url, request_id=request.request_id)
-    return success(payload, tool.summary(payload))
+    return ToolAnswer(tool.summary(payload), payload)
 
 
-def success(payload: dict[str, Any], summary: str) -> types.CallToolResult:
-    return types.CallToolResult(
-        content=[types.TextContent(text=summary), types.TextContent(text=_json(payload))],
-        structured_content=payload,
-    )
-
-
-def failure(
-    request: McpRequest, code: str, message: str, details: Mapping[str, Any]
-) -> types.CallToolResult:
+def failure(request: McpRequest, code: str, message: str, details: Mapping[str, Any]) -> ToolAnswer:
     body: dict[str, Any]
     if request.keyed:
         body = commercial_error(code, message, request.request_id, dict(details))
     else:
         body = public_error(message, code)
-    return types.CallToolResult(
-        content=[types.TextContent(text=f"{code}: {message}"), types.TextContent(text=_json(body))],
-        structured_content=body,
-        is_error=True,
-    )
+    return ToolAnswer(f"{code}: {message}", body, is_error=True)
 
 
 def _json(value: Any) -> str:

@@ -25,6 +25,8 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from schooldata.application.service import Application
 from schooldata.entrypoints.mcp_server import endpoint
+from schooldata.entrypoints.mcp_server.calls import ToolCalls
+from schooldata.entrypoints.mcp_server.direct import DirectCalls
 from schooldata.entrypoints.mcp_server.server import build_server
 from schooldata.ports.observer import CallObserver
 
@@ -112,15 +114,16 @@ def build_mount(
     meters and refuses (the composition root counts both)."""
     security = transport_security(base_url, allowed_hosts, allowed_origins)
     pipeline = app.pipeline if observer is None else app.pipeline.observed_by(observer)
-    server = build_server(
-        app,
-        pipeline=pipeline,
-        fallback_base_url=base_url or "http://localhost",
-        on_tool_call=on_tool_call,
-    )
+    calls = ToolCalls(pipeline, on_tool_call)
+    server = build_server(app, fallback_base_url=base_url or "http://localhost", calls=calls)
     slot = SessionSlot(server, security=security, max_body_bytes=max_body_bytes)
     handler = endpoint.McpEndpoint(
-        pipeline, sessions=slot, security=security, base_url=base_url, max_body_bytes=max_body_bytes
+        pipeline,
+        sessions=slot,
+        security=security,
+        base_url=base_url,
+        max_body_bytes=max_body_bytes,
+        direct=DirectCalls(calls, server.server_info_stamp),
     )
 
     @asgi(MCP_PATH, copy_scope=True)

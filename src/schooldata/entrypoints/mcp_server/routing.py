@@ -59,29 +59,35 @@ class Refusal:
         return json.dumps(payload, separators=(",", ":")).encode()
 
 
-async def check(
-    scope: Scope, receive: Receive, *, max_body_bytes: int
-) -> tuple[Refusal | None, Receive]:
-    """The refusal, if any, and the `receive` to hand on (it replays what was read)."""
+@frozen
+class Checked:
+    """What `check` found: a refusal or None, the `receive` to hand on (it replays what was
+    read), and the decoded body when the request is of the 2026-07-28 era (else None)."""
+
+    refusal: Refusal | None
+    receive: Receive
+    message: Mapping[str, Any] | None = None
+
+
+async def check(scope: Scope, receive: Receive, *, max_body_bytes: int) -> Checked:
     version = header(scope, b"mcp-protocol-version")
     body, receive = await _peek(scope, receive, max_body_bytes)
     if version is None or version in HANDSHAKE_VERSIONS:
         # A handshake era: the SDK answers, except a body that is JSON but no JSON-RPC
         # message (its answer would be -32602 with a validation dump, not -32600).
         if (malformed := _not_a_message(body)) is not None:
-            return malformed, receive
+            return Checked(malformed, receive)
         if version is not None:
-            return None, receive
+            return Checked(None, receive)
     message = _decode(body)
     if version is None:
-        return _header_required(message), receive
+        return Checked(_header_required(message), receive)
     if version in KNOWN_PROTOCOL_VERSIONS and version not in SUPPORTED_VERSIONS:
-        return _unsupported(version, message), receive
+        return Checked(_unsupported(version, message), receive)
     if version not in SUPPORTED_VERSIONS:
-        return (None if _meta_version(message) is not None else _unsupported(version, message)), (
-            receive
-        )
-    return _notification_method(scope, message), receive
+        refusal = None if _meta_version(message) is not None else _unsupported(version, message)
+        return Checked(refusal, receive)
+    return Checked(_notification_method(scope, message), receive, message)
 
 
 def _not_a_message(body: bytes | None) -> Refusal | None:

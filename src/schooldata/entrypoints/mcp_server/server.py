@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
-import anyio.to_thread
 import mcp_types as types
 from mcp.server import CacheHint, Server, ServerRequestContext
 from mcp.server.context import CallNext, HandlerResult
@@ -35,9 +33,8 @@ from schooldata.application.access import Caller
 from schooldata.application.pipeline import Pipeline
 from schooldata.application.service import Application
 from schooldata.entrypoints.mcp_server import state
-from schooldata.entrypoints.mcp_server.invoke import invoke
+from schooldata.entrypoints.mcp_server.calls import ToolCalls
 from schooldata.entrypoints.mcp_server.tools import ToolCatalogue, ToolSpec
-from schooldata.ports.keys import WouldBlock
 
 SUPPORTED_VERSIONS: tuple[str, ...] = PROTOCOL_VERSIONS  # newest first
 HANDSHAKE_VERSIONS: tuple[str, ...] = tuple(v for v in SUPPORTED_VERSIONS if v != "2026-07-28")
@@ -99,11 +96,13 @@ def build_server(
     pipeline: Pipeline | None = None,
     fallback_base_url: str = "http://localhost",
     on_tool_call: Callable[[str, str], None] = lambda _tool, _outcome: None,
+    calls: ToolCalls | None = None,
 ) -> Server[Any]:
     """`on_tool_call(tool, outcome)` hears of every `tools/call`: `ok`, `error` (a result
-    with `isError`), or `rejected` for a tool the caller does not have (named `unknown`)."""
-    catalogue = ToolCatalogue()
-    pipeline = pipeline or app.pipeline
+    with `isError`), or `rejected` for a tool the caller does not have (named `unknown`).
+    `calls`, when given, runs the tools instead (and its own `on_tool_call` hears)."""
+    calls = calls or ToolCalls(pipeline or app.pipeline, on_tool_call)
+    catalogue = calls.catalogue
 
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -150,9 +149,9 @@ def build_server(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         request = state.current(fallback_base_url=fallback_base_url)
-        tool = catalogue.find(params.name, request.caller)
+        tool = calls.find(params.name, request.caller)
         if tool is None:
-            on_tool_call("unknown", "rejected")
+            calls.rejected()
             offered = [t.name for t in catalogue.tools_for(request.caller)]
             hint = "" if request.keyed else " Commercial tools need 'Authorization: Bearer <key>'."
             raise MCPError(
@@ -160,13 +159,8 @@ def build_server(
                 message=f"Unknown tool: {params.name!r}. Tools: {', '.join(offered)}.{hint}",
                 data={"tool": params.name, "tools": offered},
             )
-        call = partial(invoke, pipeline, tool, request, params.arguments or {})
-        try:  # on the event loop when everything the call reads answers from memory
-            result = call(wait=False)
-        except WouldBlock:  # (nothing was counted) else on a worker thread, as it may wait
-            result = await anyio.to_thread.run_sync(call)
-        on_tool_call(tool.name, "error" if result.is_error else "ok")
-        return result
+        answer = await calls.run(tool, request, params.arguments or {})
+        return answer.as_result()
 
     server: Server[Any] = Server(
         "schooldata",

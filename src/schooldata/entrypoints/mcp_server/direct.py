@@ -1,0 +1,105 @@
+"""A well-formed 2026-07-28 `tools/call` of a tool the caller has, answered without the SDK's
+per-request machinery; everything else (other methods, eras, any request the SDK would refuse
+or treat specially) goes on to the SDK.
+
+The request is judged by the SDK's own checks (Accept, duplicated routing headers, the
+header/`_meta` ladder, the JSON-RPC envelope, the method's params), so the two roads accept
+the same requests; the answer is the JSON the SDK would send (`tests/e2e/test_mcp_direct.py`
+compares them). Why not the SDK alone: its per-request dispatch (a connection, a session, a
+middleware chain, pydantic results dumped twice) costs more than the whole search it carries
+(docs/performance.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+from attrs import frozen
+from mcp.server.streamable_http import check_accept_headers
+from mcp.shared.inbound import (
+    InboundModernRoute,
+    classify_inbound_request,
+    find_duplicated_routing_header,
+)
+from mcp_types import CallToolRequestParams, JSONRPCRequest
+from mcp_types import methods as spec_methods
+from starlette.requests import Request
+
+from schooldata.application.access import Caller
+from schooldata.entrypoints.mcp_server.calls import ToolCalls
+from schooldata.entrypoints.mcp_server.invoke import ToolAnswer
+from schooldata.entrypoints.mcp_server.state import McpRequest
+from schooldata.entrypoints.mcp_server.tools import ToolSpec
+
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+_encode = msgspec.json.encode
+
+
+@frozen
+class DirectCall:
+    request_id: int | str
+    tool: ToolSpec
+    arguments: dict[str, Any]
+
+
+class DirectCalls:
+    def __init__(self, calls: ToolCalls, server_info: Mapping[str, Any]) -> None:
+        self._calls = calls
+        # The constant tail of every result: its type and the server's identity (spec #3002).
+        self._tail = b',"resultType":"complete","_meta":' + _encode({SERVER_INFO: server_info})
+
+    def match(
+        self, scope: Mapping[str, Any], message: Mapping[str, Any] | None, caller: Caller | None
+    ) -> DirectCall | None:
+        """The call, when this request may skip the SDK; else None (nothing was counted)."""
+        if message is None or message.get("method") != "tools/call" or "id" not in message:
+            return None
+        request = Request(scope)  # type: ignore[arg-type]
+        has_json, _ = check_accept_headers(request)
+        if not has_json or find_duplicated_routing_header(request.headers.items()) is not None:
+            return None
+        verdict = classify_inbound_request(message, headers=dict(request.headers))
+        if not isinstance(verdict, InboundModernRoute):
+            return None
+        try:
+            envelope = JSONRPCRequest.model_validate(message)
+            spec_methods.validate_client_request(
+                "tools/call", verdict.protocol_version, envelope.params
+            )
+            params = CallToolRequestParams.model_validate(envelope.params or {}, by_name=False)
+        except (ValueError, KeyError):  # (pydantic's ValidationError is a ValueError)
+            return None
+        tool = self._calls.find(params.name, caller)
+        if tool is None:
+            return None
+        return DirectCall(envelope.id, tool, params.arguments or {})
+
+    async def answer(self, call: DirectCall, request: McpRequest) -> bytes:
+        """The JSON-RPC response body for the call, run through the pipeline."""
+        answer = await self._calls.run(call.tool, request, call.arguments)
+        return self._response(call.request_id, answer)
+
+    def _response(self, request_id: int | str, answer: ToolAnswer) -> bytes:
+        payload = _encode(answer.payload)
+        content = _encode(
+            [
+                {"text": answer.summary, "type": "text"},
+                {"text": payload.decode(), "type": "text"},
+            ]
+        )
+        return b"".join(
+            (
+                b'{"jsonrpc":"2.0","id":',
+                _encode(request_id),
+                b',"result":{"content":',
+                content,
+                b',"isError":',
+                b"true" if answer.is_error else b"false",
+                b',"structuredContent":',
+                payload,
+                self._tail,
+                b"}}",
+            )
+        )
