@@ -83,7 +83,9 @@ end
 """
 
 
-LUA_CHUNK = 500  # requests per Lua function (LuaJIT bounds the constants of one function)
+# Requests per Lua function: LuaJIT bounds the constants of one function (and the upvalues,
+# so the functions live in a table rather than in locals).
+LUA_CHUNK = 500
 
 
 def wrk_script(requests: list[Request]) -> str:
@@ -91,11 +93,9 @@ def wrk_script(requests: list[Request]) -> str:
     first argument: one thread takes them all (the thread's connections share the position,
     so every request is asked once per cycle, spread over the connections); with T threads
     (second argument) thread k takes every T-th from position + k."""
-    lines = ["local reqs = {}"]
-    chunks = []
+    lines = ["local reqs = {}", "local chunks = {}"]
     for at in range(0, len(requests), LUA_CHUNK):
-        chunks.append(f"add{len(chunks)}")
-        lines.append(f"local function {chunks[-1]}()")
+        lines.append("chunks[#chunks + 1] = function()")
         for r in requests[at : at + LUA_CHUNK]:
             headers = (
                 "{"
@@ -116,7 +116,7 @@ def wrk_script(requests: list[Request]) -> str:
         "end",
         "local n, i, step = 0, 0, 1",
         "init = function(args)",
-        *(f"  {name}()" for name in chunks),
+        "  for _, add in ipairs(chunks) do add() end",
         "  n = #reqs",
         "  step = tonumber(args[2]) or 1",
         "  i = ((tonumber(args[1]) or 0) + (thread_index or 0)) % n",
