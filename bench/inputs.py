@@ -51,7 +51,7 @@ class Inputs:
 
 
 def sample_inputs(db: Path, *, distinct: int, seed: int = SEED) -> Inputs:
-    """`distinct` name queries and postcodes (fewer names only if the dataset has fewer)."""
+    """`distinct` name queries and postcodes (fewer only where the dataset has fewer)."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         names = [str(r[0]) for r in con.execute("SELECT name FROM schools ORDER BY urn")]
