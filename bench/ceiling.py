@@ -1,10 +1,12 @@
 """The ceiling: a minimal Litestar app that returns constant JSON bodies.
 
-`BENCH_CEILING_SIZES="search=2345,school=1234"` makes `GET /ceiling/search` return a
-2,345-byte JSON document, and so on; `POST /ceiling/<name>` reads the request body first (the
-MCP scenario's context: what reading a body costs the same server). Served by the same granian with the same settings as
-`schooldata serve` (ASGI interface, one worker, no websockets, warning log level, no access
-log), so the gap to it is what the service's own work costs.
+`BENCH_CEILING_SIZES="ceiling_search=2345,ceiling_school=1234"` makes
+`GET /ceiling/ceiling_search` return a 2,345-byte JSON document, and so on (the harness sizes
+each ceiling scenario as the mean answer of the scenario it mirrors); `POST /ceiling/<name>`
+reads the request body first (the MCP scenario's context: what reading a body costs the same
+server). Served by the same granian with the same settings as `schooldata serve` (ASGI
+interface, one worker, no websockets, warning log level, no access log), so the gap to it is
+what the service's own work costs.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """In-process domain latencies: the bootstrapped application over the bench database, called
-directly (no HTTP), one call at a time. Run as its own process by the harness:
+directly (no HTTP), one call at a time, with answer reuse off (every call computed), over the
+bench's distinct questions. Run as its own process by the harness:
 
     echo '{"db": ..., "queries": [...], "postcodes": [...], "seconds": 2}' | python -m bench.inprocess
 
@@ -61,6 +62,7 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
         key_secret=spec["secret"],
         plans_file=spec["plans"],
         home=tempfile.mkdtemp(prefix="bench-home-"),
+        replay_mb=0,  # every call computed, as on the bench's headline server
     )
     app = bootstrap(settings)
     plan = app.plans.get("enterprise")

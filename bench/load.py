@@ -1,8 +1,9 @@
 """Load generation from a separate process: wrk with a Lua script when it is installed (the
 bench installs Debian's package if it can), else `python -m bench.pyload` (asyncio sockets).
 
-Every request of a scenario is prepared up front; connections take them round robin. The
-result is throughput, latency percentiles and the count of non-2xx answers and socket errors.
+Every request of a scenario is prepared up front; the connections take them in order, round
+robin, from a position the caller carries over runs, so each request of a mix of thousands is
+asked once per cycle. The result is throughput, latency percentiles and the count of non-2xx answers and socket errors.
 """
 
 from __future__ import annotations
@@ -82,24 +83,48 @@ end
 """
 
 
+# Requests per Lua function: LuaJIT bounds the constants of one function (and the upvalues,
+# so the functions live in a table rather than in locals).
+LUA_CHUNK = 500
+
+
 def wrk_script(requests: list[Request]) -> str:
-    lines = ["local reqs = {}", "local n = 0", "init = function(args)"]
-    for r in requests:
-        headers = (
-            "{" + ", ".join(f"[ {_lua_string(k)} ] = {_lua_string(v)}" for k, v in r.headers) + "}"
-        )
-        body = _lua_string(r.body) if r.body else "nil"
-        lines.append(
-            f"  reqs[#reqs + 1] = wrk.format({_lua_string(r.method)}, {_lua_string(r.path)}, "
-            f"{headers}, {body})"
-        )
+    """A wrk script that asks `requests` in order, round robin from the position given as its
+    first argument: one thread takes them all (the thread's connections share the position,
+    so every request is asked once per cycle, spread over the connections); with T threads
+    (second argument) thread k takes every T-th from position + k."""
+    lines = ["local reqs = {}", "local chunks = {}"]
+    for at in range(0, len(requests), LUA_CHUNK):
+        lines.append("chunks[#chunks + 1] = function()")
+        for r in requests[at : at + LUA_CHUNK]:
+            headers = (
+                "{"
+                + ", ".join(f"[ {_lua_string(k)} ] = {_lua_string(v)}" for k, v in r.headers)
+                + "}"
+            )
+            body = _lua_string(r.body) if r.body else "nil"
+            lines.append(
+                f"  reqs[#reqs + 1] = wrk.format({_lua_string(r.method)}, "
+                f"{_lua_string(r.path)}, {headers}, {body})"
+            )
+        lines.append("end")
     lines += [
-        "  n = #reqs",
+        "local threads = 0",
+        "setup = function(thread)",
+        "  thread:set('thread_index', threads)",
+        "  threads = threads + 1",
         "end",
-        "local i = 0",
+        "local n, i, step = 0, 0, 1",
+        "init = function(args)",
+        "  for _, add in ipairs(chunks) do add() end",
+        "  n = #reqs",
+        "  step = tonumber(args[2]) or 1",
+        "  i = ((tonumber(args[1]) or 0) + (thread_index or 0)) % n",
+        "end",
         "request = function()",
-        "  i = i % n + 1",
-        "  return reqs[i]",
+        "  local r = reqs[i + 1]",
+        "  i = (i + step) % n",
+        "  return r",
         "end",
         LUA_DONE,
     ]
@@ -113,15 +138,18 @@ def run_load(
     seconds: float,
     connections: int,
     wrk: str | None,
+    start: int = 0,
 ) -> LoadResult:
-    """One timed run against `base` (http://127.0.0.1:PORT)."""
+    """One timed run against `base` (http://127.0.0.1:PORT), asking `requests` in order from
+    position `start` (the caller carries the position over runs, so that a mix of thousands
+    of questions is asked whole over the rounds rather than its head each time)."""
     if wrk:
-        return _run_wrk(wrk, base, requests, seconds=seconds, connections=connections)
-    return _run_python(base, requests, seconds=seconds, connections=connections)
+        return _run_wrk(wrk, base, requests, seconds=seconds, connections=connections, start=start)
+    return _run_python(base, requests, seconds=seconds, connections=connections, start=start)
 
 
 def _run_wrk(
-    wrk: str, base: str, requests: list[Request], *, seconds: float, connections: int
+    wrk: str, base: str, requests: list[Request], *, seconds: float, connections: int, start: int
 ) -> LoadResult:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
         script.write(wrk_script(requests))
@@ -138,6 +166,9 @@ def _run_wrk(
                 "-s",
                 script.name,
                 base,
+                "--",
+                str(start % len(requests)),
+                "1",
             ],
             capture_output=True,
             text=True,
@@ -155,12 +186,13 @@ def _run_wrk(
 
 
 def _run_python(
-    base: str, requests: list[Request], *, seconds: float, connections: int
+    base: str, requests: list[Request], *, seconds: float, connections: int, start: int
 ) -> LoadResult:
     spec = {
         "base": base,
         "seconds": seconds,
         "connections": connections,
+        "start": start,
         "requests": [
             {"method": r.method, "path": r.path, "headers": list(r.headers), "body": r.body}
             for r in requests

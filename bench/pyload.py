@@ -1,6 +1,6 @@
 """A small HTTP/1.1 keep-alive load generator (the fallback when wrk is unavailable).
 
-Reads a JSON spec on stdin ({base, seconds, connections, requests: [...]}) and prints one
+Reads a JSON spec on stdin ({base, seconds, connections, start, requests: [...]}) and prints one
 `BENCH_RESULT {...}` line in wrk's units (microseconds). Run in its own process so that it
 does not share an interpreter with the server or the harness.
 """
@@ -46,14 +46,15 @@ async def _read_response(reader: asyncio.StreamReader) -> int:
     return status
 
 
-async def _worker(spec, payloads, stop_at, latencies, counters, offset):  # type: ignore[no-untyped-def]
+async def _worker(spec, payloads, stop_at, latencies, counters):  # type: ignore[no-untyped-def]
     parts = urlsplit(spec["base"])
     reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
-    i = offset
     try:
         while time.perf_counter() < stop_at:
-            payload = payloads[i % len(payloads)]
-            i += 1
+            # One position shared by every connection (one event loop: no lock needed), so
+            # each request is asked once per cycle, spread over the connections.
+            payload = payloads[counters["next"] % len(payloads)]
+            counters["next"] += 1
             started = time.perf_counter()
             writer.write(payload)
             try:
@@ -74,13 +75,13 @@ async def main_async(spec) -> dict[str, float]:  # type: ignore[no-untyped-def]
     host = urlsplit(spec["base"]).netloc
     payloads = [_encode(host, r) for r in spec["requests"]]
     latencies: list[float] = []
-    counters = {"status": 0, "socket": 0}
+    counters = {"status": 0, "socket": 0, "next": int(spec.get("start", 0))}
     started = time.perf_counter()
     stop_at = started + float(spec["seconds"])
     await asyncio.gather(
         *(
-            _worker(spec, payloads, stop_at, latencies, counters, k * 7)
-            for k in range(int(spec["connections"]))
+            _worker(spec, payloads, stop_at, latencies, counters)
+            for _ in range(int(spec["connections"]))
         )
     )
     elapsed = time.perf_counter() - started

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.inputs import SEED, ZIPF_S, Inputs
 from bench.load import LoadResult
-from bench.scenarios import Scenario, Target
+from bench.scenarios import Scenario
+from bench.targets import Target
 
 DOCS_START = "<!-- bench:results:start -->"
 DOCS_END = "<!-- bench:results:end -->"
@@ -34,6 +36,7 @@ def assemble(
     *,
     args: Any,
     meta: dict[str, Any],
+    inputs: Inputs,
     scenarios: Sequence[Scenario],
     results: dict[str, list[LoadResult]],
     sizes: dict[str, float],
@@ -48,10 +51,14 @@ def assemble(
         entry: dict[str, Any] = {
             "title": s.title,
             "server": s.server,
+            "table": s.table,
             "keyed": s.keyed,
-            "distinct_requests": len(s.requests),
+            "distinct_requests": s.distinct,
+            "requests_in_mix": len(s.requests),
             "mean_body_bytes": round(sizes.get(s.name, 0)),
         }
+        if s.mirrors:
+            entry["mirrors"] = s.mirrors
         if s.name in skipped:
             entry["status"] = "skipped"
             entry["reason"] = skipped[s.name]
@@ -65,8 +72,10 @@ def assemble(
                 entry["status"] = "ok"
             entry.update(best.as_dict())
             entry["rounds_rps"] = [r.rps for r in results[s.name]]
+            entry["requests_asked"] = sum(r.requests for r in results[s.name])
         scenario_docs[s.name] = entry
-    peaks = list(memory.get("after_load_mb", {}).values())
+    after_load = memory.get("after_load_mb", {})
+    peaks = [mb for per_server in after_load.values() for mb in per_server.values()]
     document: dict[str, Any] = {
         "mode": args.scale,
         "settings": {
@@ -75,6 +84,11 @@ def assemble(
             "rounds": args.rounds,
             "connections": args.connections,
             "workers": 1,
+            "distinct": args.distinct,
+            "mix_length": args.mix_length,
+            "zipf_s": ZIPF_S,
+            "seed": SEED,
+            "precheck": args.precheck,
             "inprocess_seconds": args.inprocess_seconds,
         },
         "dataset": {
@@ -86,6 +100,12 @@ def assemble(
             "postcodes": meta["import_postcodes"]["rows_imported"],
             "built_at": meta.get("measured_at"),
         },
+        "questions": {
+            "name_queries": len(inputs.queries),
+            "postcodes": len(inputs.postcodes),
+            "postcodes_drawn_from": inputs.postcode_pool,
+            "urns": len(inputs.urns),
+        },
         "scenarios": scenario_docs,
         "inprocess": domain,
         "imports": {
@@ -95,7 +115,7 @@ def assemble(
         },
         "memory": {
             "peak_mb_per_worker": max(peaks) if peaks else None,
-            "processes_mb": memory.get("after_load_mb"),
+            "processes_mb": after_load,
             "after_warmup_mb": memory.get("after_warmup_mb"),
         },
         "environment": environment,
@@ -106,9 +126,10 @@ def assemble(
 
 def _evaluate(target: Target, document: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"title": target.title, "limit": target.limit, "kind": target.kind}
-    if target.kind in ("ratio", "context"):
+    if target.kind in ("ratio", "context", "reuse"):
         scenarios = document["scenarios"]
-        subject, baseline = scenarios[target.subject], scenarios[target.baseline or ""]
+        subject = scenarios.get(target.subject, {})
+        baseline = scenarios.get(target.baseline or "", {})
         if "rps" not in subject or "rps" not in baseline or not baseline["rps"]:
             out.update(value=None, met=None, note="not measured")
             return out
@@ -123,8 +144,8 @@ def _evaluate(target: Target, document: dict[str, Any]) -> dict[str, Any]:
             subject=target.subject,
             baseline=target.baseline,
         )
-        if target.kind == "context":
-            out["note"] = "context, no target"
+        if target.kind != "ratio":
+            out["note"] = "context, no target" if target.kind == "context" else "reuse, no target"
         return out
     value = _lookup(document, target.subject)
     out["value"] = value
@@ -141,49 +162,58 @@ def _fmt(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def markdown(document: dict[str, Any]) -> str:
-    ratios_for: dict[str, list[str]] = {}
+def _ratios_by_subject(document: dict[str, Any]) -> dict[str, list[str]]:
+    ratios: dict[str, list[str]] = {}
     for t in document["targets"].values():
-        if t["kind"] == "ratio" and t.get("value") is not None:
+        if t.get("value") is None or t["kind"] == "max":
+            continue
+        if t["kind"] == "ratio":
             mark = "met" if t["met"] else "**MISSED**"
-            ratios_for.setdefault(t["subject"], []).append(
-                f"{t['value']:.2f}x {t['baseline']} (target >= {t['limit']:g}x: {mark})"
-            )
-        elif t["kind"] == "context" and t.get("value") is not None:
-            ratios_for.setdefault(t["subject"], []).append(
-                f"{t['value']:.2f}x {t['baseline']} (context, no target)"
-            )
-    lines = [
-        f"Run {document['environment'].get('run_at', '?')}, mode {document['mode']}"
-        f"{' (REPLAY OFF: every answer computed)' if document['environment'].get('replay') is False else ''}; "
-        f"{document['dataset']['served_schools']:,} served schools of "
-        f"{document['dataset']['establishments']:,} establishments, "
-        f"{document['dataset']['postcodes']:,} postcodes; "
-        f"{document['settings']['connections']} connections, 1 worker, "
-        f"{document['settings']['seconds']} s x {document['settings']['rounds']} round(s); "
-        "req/s and latencies: each scenario's best round; ratios: the median over rounds of "
-        "subject/baseline measured back to back; "
-        f"load generator {document['environment']['load_generator']}.",
-        "",
-        "| Scenario | Server | req/s | p50 ms | p99 ms | Ratio (target) |",
-        "|---|---|---:|---:|---:|---|",
+            text = f"{t['value']:.2f}x {t['baseline']} (target >= {t['limit']:g}x: {mark})"
+        else:
+            text = f"{t['value']:.2f}x {t['baseline']} ({t['note']})"
+        ratios.setdefault(t["subject"], []).append(text)
+    return ratios
+
+
+def _scenario_rows(document: dict[str, Any], table: str) -> list[str]:
+    ratios = _ratios_by_subject(document)
+    rows = [
+        "| Scenario | Server | Questions (distinct / in mix) | Body bytes | req/s | p50 ms "
+        "| p99 ms | Ratio |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
     ]
     for name, s in document["scenarios"].items():
+        if s["table"] != table:
+            continue
+        asked = (
+            f"{s['distinct_requests']:,}"
+            if s["distinct_requests"] == s["requests_in_mix"]
+            else f"{s['distinct_requests']:,} / {s['requests_in_mix']:,}"
+        )
         if s["status"] == "skipped":
-            lines.append(
-                f"| {s['title']} (`{name}`) | {s['server']} | skipped | | | {s['reason']} |"
+            rows.append(
+                f"| {s['title']} (`{name}`) | {s['server']} | {asked} | | skipped | | | "
+                f"{s['reason']} |"
             )
             continue
         flag = {
             "ok": "",
             "errors": f" ({s['non_2xx']} non-2xx, {s['socket_errors']} socket errors)",
         }.get(s["status"], f" ({s['status']})")
-        lines.append(
-            f"| {s['title']} (`{name}`){flag} | {s['server']} | {_fmt(s['rps'])} | "
-            f"{_fmt(s['p50_ms'], 2)} | {_fmt(s['p99_ms'], 2)} | {'; '.join(ratios_for.get(name, []))} |"
+        rows.append(
+            f"| {s['title']} (`{name}`){flag} | {s['server']} | {asked} | "
+            f"{s['mean_body_bytes']:,} | {_fmt(s['rps'])} | {_fmt(s['p50_ms'], 2)} | "
+            f"{_fmt(s['p99_ms'], 2)} | {'; '.join(ratios.get(name, []))} |"
         )
-    lines += ["", "| Target | Measured | Limit | Met |", "|---|---:|---:|---|"]
+    return rows
+
+
+def _target_rows(document: dict[str, Any]) -> list[str]:
+    rows = ["| Target | Measured | Limit | Met |", "|---|---:|---:|---|"]
     for t in document["targets"].values():
+        if t["kind"] == "reuse":
+            continue
         limit = {"ratio": f">= {t['limit']:g}x", "context": "-"}.get(
             t["kind"], f"<= {t['limit']:g}"
         )
@@ -191,11 +221,52 @@ def markdown(document: dict[str, Any]) -> str:
         ratio = t["kind"] in ("ratio", "context")
         shown = "-" if value is None else (f"{value:.2f}x" if ratio else f"{value:,.3g}")
         met = {True: "yes", False: "**NO**", None: t.get("note", "-")}[t["met"]]
-        lines.append(f"| {t['title']} | {shown} | {limit} | {met} |")
+        rows.append(f"| {t['title']} | {shown} | {limit} | {met} |")
+    return rows
+
+
+def markdown(document: dict[str, Any]) -> str:
+    env, settings, questions = document["environment"], document["settings"], document["questions"]
+    loads = " -> ".join(
+        "/".join(f"{x:.1f}" for x in env[k]) for k in ("loadavg_at_start", "loadavg_at_end")
+    )
+    lines = [
+        f"Run {env.get('run_at', '?')}, mode {document['mode']}; "
+        f"{document['dataset']['served_schools']:,} served schools of "
+        f"{document['dataset']['establishments']:,} establishments, "
+        f"{document['dataset']['postcodes']:,} postcodes; "
+        f"{settings['connections']} connections, 1 worker, "
+        f"{settings['seconds']} s x {settings['rounds']} round(s); load generator "
+        f"{env['load_generator']}; {env['cpus']} CPUs, load average (1/5/15 min) {loads} "
+        "(start -> end of the run). req/s and latencies: each scenario's best round; ratios: "
+        "the median over rounds of subject / baseline, run back to back in every round; "
+        "each ceiling answers constant JSON of its subject's mean body size.",
+        "",
+        "**The computed path (headline).** The app server runs with answer reuse off "
+        "(`SCHOOLDATA_REPLAY_MB=0`): every answer is computed. The questions are distinct: "
+        f"{questions['name_queries']:,} name queries, {questions['postcodes']:,} postcodes "
+        f"(2-mile radius; sampled from {questions['postcodes_drawn_from']:,}) and "
+        f"{questions['urns']:,} URNs (every served school), asked in turn.",
+        "",
+        *_scenario_rows(document, "computed"),
+        "",
+        *_target_rows(document),
+    ]
+    if any(s["table"] == "reuse" for s in document["scenarios"].values()):
+        lines += [
+            "",
+            "**Answer reuse on (second table; not the headline).** A second app server with "
+            "the default setting (`SCHOOLDATA_REPLAY_MB` unset) answers "
+            f"{settings['mix_length']:,} requests per scenario drawn Zipf-distributed "
+            f"(s = {settings['zipf_s']:g}, seed {settings['seed']}) over the same distinct "
+            "questions: a few asked often, most rarely or never. Ratios without targets.",
+            "",
+            *_scenario_rows(document, "reuse"),
+        ]
     d = document["inprocess"]
     lines += [
         "",
-        "In-process (direct calls, no HTTP): "
+        "In-process (direct calls, no HTTP, answer reuse off, the same distinct questions): "
         + ", ".join(
             f"{op} p50 {v['p50_ms']:.3f} ms / p99 {v['p99_ms']:.3f} ms" for op, v in d.items()
         )
@@ -204,7 +275,7 @@ def markdown(document: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def update_docs(path: Path, document: dict[str, Any], table: str) -> None:
+def update_docs(path: Path, table: str) -> None:
     """Replace the results block of docs/performance.md with this run's table."""
     if not path.exists():
         return
