@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from features.drivers.world import World
 
@@ -57,6 +57,14 @@ def counts(pagination: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return {k: v for k, v in pagination.items() if k not in PAGE_LINKS}
 
 
+def with_not_found(answer: Answer) -> Answer:
+    """A lookup's answer as every face shows it: its data and the URNs not found."""
+    if not answer.ok:
+        return answer
+    assert answer.meta is not None, f"{answer.face}: a lookup answered without its meta"
+    return evolve(answer, body={"data": answer.body, "not_found": answer.meta["not_found"]})
+
+
 class FaceCannot(Exception):
     """This face has no way to ask this question; the scenario is skipped on it."""
 
@@ -77,7 +85,9 @@ class Answer:
     ok: bool
     body: Any = None
     pagination: dict[str, Any] | None = None
-    meta: dict[str, Any] | None = None  # the whole commercial `meta`, HTTP faces only
+    # The commercial `meta`: whole on the HTTP faces, its members beside the request id,
+    # sources and pagination on the domain face (a ranking's summary, a lookup's not_found).
+    meta: dict[str, Any] | None = None
     code: str | None = None
     message: str = ""
     details: dict[str, Any] = field(factory=dict)
@@ -136,6 +146,11 @@ class Driver:
     def compare(self, urns: Sequence[str | int]) -> Answer:
         """URNs as text, or as JSON numbers where the face carries JSON."""
         return self._checked("compare", list(urns))
+
+    def lookup(self, urns: Sequence[str | int]) -> Answer:
+        """The bulk lookup; its body is `{"data": [profiles], "not_found": [urns]}` on every
+        face (the envelope's data and `meta.not_found`; the CLI's JSON as it prints it)."""
+        return self._checked("lookup", list(urns))
 
     def rankings(self, params: Params) -> Answer:
         return self._checked("rankings", params)
@@ -220,6 +235,9 @@ class Driver:
         raise NotImplementedError
 
     def _compare(self, urns: list[str | int]) -> Answer:
+        raise NotImplementedError
+
+    def _lookup(self, urns: list[str | int]) -> Answer:
         raise NotImplementedError
 
     def _rankings(self, params: Params) -> Answer:

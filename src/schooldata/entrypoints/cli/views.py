@@ -51,6 +51,20 @@ def schools_view(*, with_distance: bool) -> RowsView:
     return RowsView(table=columns, csv=SCHOOLS_COLUMNS)
 
 
+PROFILES = RowsView(
+    table=(
+        Column("urn", "URN"),
+        Column("name", "Name"),
+        Column("phase", "Phase"),
+        Column("type", "Type"),
+        Column("local_authority", "Local authority"),
+        Column("postcode", "Postcode"),
+        Column("ofsted_rating", "Ofsted"),
+        Column("svc_score", "Score"),
+    ),
+    csv=None,  # every field of every profile (links are numbered: `links.0.urn`)
+)
+
 AUTHORITIES = RowsView(
     table=(Column("code", "Code"), Column("name", "Name"), Column("open_schools", "Open schools")),
     csv=AUTHORITIES_COLUMNS,
