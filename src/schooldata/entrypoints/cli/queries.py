@@ -135,7 +135,8 @@ def lookup(session: Session, urns: tuple[str, ...], from_file: TextIO | None) ->
     \b
     Examples:
       schooldata lookup 138180 140122 109144
-      schooldata --format csv lookup --from-file urns.txt -o profiles.csv
+      schooldata --format csv lookup 138180 999999 -o profiles.csv
+      schooldata --format json lookup 999999 109785      # exit code 1: none is open
     """
     asked = [*urns, *_urns_in(from_file)]
     if not asked:
