@@ -25,7 +25,15 @@ from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.domain.plans import DEFAULT_PLANS, PlanCatalogue
 from schooldata.entrypoints.rest.app import create_app
-from schooldata.entrypoints.tables import SCHOOLS_COLUMNS, SEARCH_COLUMNS, csv_cell, flatten
+from schooldata.entrypoints.tables import (
+    AUTHORITIES_COLUMNS,
+    FRESHNESS_COLUMNS,
+    RANKINGS_COLUMNS,
+    SCHOOLS_COLUMNS,
+    SEARCH_COLUMNS,
+    csv_cell,
+    flatten,
+)
 
 AUTHORITY = "Kensington and Chelsea"  # the demo's smallest authority: 30 open schools
 OPEN = ("138180", "140122", "109144")  # open demo schools in Westminster
@@ -219,6 +227,27 @@ def test_a_commercial_list_as_csv_holds_the_same_items_and_is_metered_like_json(
     assert response.links == document.links
     assert response.headers["cache-control"] == "no-store"
     assert "accept" in response.headers["vary"].lower()
+
+
+@pytest.mark.parametrize(
+    ("path", "columns"),
+    [
+        ("/api/v1/schools/search?q=academy&per_page=9", SCHOOLS_COLUMNS),
+        ("/api/v1/schools/nearby?postcode=SW1A%201AA&per_page=9", SCHOOLS_COLUMNS),
+        ("/api/v1/rankings?metric=svc_score&phase=primary&per_page=9", RANKINGS_COLUMNS),
+        ("/api/v1/areas/local-authorities?per_page=9", AUTHORITIES_COLUMNS),
+        ("/api/v1/data-freshness", FRESHNESS_COLUMNS),
+    ],
+)
+def test_every_commercial_list_answers_csv_in_the_clis_columns(
+    http: httpx.Client, enterprise: dict[str, str], path: str, columns: tuple[str, ...]
+) -> None:
+    data = http.get(path, headers=enterprise).json()["data"]
+    response = http.get(path, headers={**enterprise, "Accept": "text/csv"})
+    assert response.status_code == 200
+    rows = parsed(response.text)
+    assert rows and tuple(rows[0]) == columns
+    assert rows == [as_cells(item, columns) for item in data]
 
 
 @pytest.mark.parametrize(
