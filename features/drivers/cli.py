@@ -133,6 +133,9 @@ class CliDriver(Driver):
     def _compare(self, urns: list[str | int]) -> Answer:
         return self._run(["compare", *map(str, urns)])  # a command line is text
 
+    def _lookup(self, urns: list[str | int]) -> Answer:
+        return self._run(["lookup", *map(str, urns)])  # prints {"data", "not_found"} as JSON
+
     def _rankings(self, params: Params) -> Answer:
         return self._run(["rankings", *options(params, {})])
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from features.drivers import Answer, Credentials, Driver, Params
+from features.drivers import Answer, Credentials, Driver, Params, with_not_found
 from features.drivers.stage import Stage
 from features.drivers.world import World
 from schooldata.application.operations.declaration import Entry
@@ -96,6 +96,9 @@ class DomainDriver(Driver):
     def _compare(self, urns: list[str | int]) -> Answer:
         return self._keyed("compareSchools", {"urns": urns})
 
+    def _lookup(self, urns: list[str | int]) -> Answer:
+        return with_not_found(self._keyed("lookupSchools", {"urns": urns}))
+
     def _rankings(self, params: Params) -> Answer:
         return self._keyed("getRankings", dict(params))
 
@@ -136,4 +139,10 @@ class DomainDriver(Driver):
         except DomainError as error:
             return refusal(self.face, error)
         rendered = answers.render(outcome, base_url=self.world.base_url)
-        return Answer(face=self.face, ok=True, body=rendered.data, pagination=rendered.pagination)
+        return Answer(
+            face=self.face,
+            ok=True,
+            body=rendered.data,
+            pagination=rendered.pagination,
+            meta=rendered.meta,
+        )

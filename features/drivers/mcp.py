@@ -106,6 +106,9 @@ class McpDriver(Driver):
     def _meta(self) -> Answer:
         raise FaceCannot("the mcp face has no metadata tool")
 
+    def _lookup(self, urns: list[str | int]) -> Answer:
+        raise FaceCannot("the mcp face has no lookup tool (the ten commercial tools stay)")
+
     def key_in_query(self) -> Answer:
         key = self.credentials.bearer if self.credentials else None
         if key is None:

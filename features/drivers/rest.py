@@ -15,7 +15,7 @@ from urllib.parse import quote
 import httpx
 from litestar.testing import TestClient
 
-from features.drivers import Answer, Driver, FaceCannot, Params
+from features.drivers import Answer, Driver, FaceCannot, Params, with_not_found
 
 API = "/api/v1"
 REQUEST_ID = re.compile(r"^req_[0-9A-Za-z]{20}$")
@@ -74,6 +74,12 @@ class RestDriver(Driver):
             f"{API}/schools/compare", json={"urns": urns}, headers=self._headers()
         )
         return self._answer(response, commercial=True)
+
+    def _lookup(self, urns: list[str | int]) -> Answer:
+        response = self.client.post(
+            f"{API}/schools/lookup", json={"urns": urns}, headers=self._headers()
+        )
+        return with_not_found(self._answer(response, commercial=True))
 
     def _rankings(self, params: Params) -> Answer:
         return self._get(f"{API}/rankings", params, self._headers())

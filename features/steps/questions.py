@@ -173,6 +173,30 @@ def _(driver: Driver, exchange: Exchange, count: int) -> Answer:
     return exchange.put(lambda: driver.compare(asked))
 
 
+@when(parsers.parse('I look up the schools "{urns}"'), target_fixture="answer")
+def _(driver: Driver, exchange: Exchange, urns: str) -> Answer:
+    asked = [urn.strip() for urn in urns.split(",")]
+    return exchange.put(lambda: driver.lookup(asked))
+
+
+@when(parsers.parse('I look up the schools given as numbers "{urns}"'), target_fixture="answer")
+def _(driver: Driver, exchange: Exchange, urns: str) -> Answer:
+    """The URNs as JSON numbers where the face carries JSON (a command line has only text)."""
+    numbers = [int(urn.strip()) for urn in urns.split(",")]
+    return exchange.put(lambda: driver.lookup(numbers))
+
+
+@when(parsers.parse("I look up {count:d} different URNs"), target_fixture="answer")
+def _(driver: Driver, exchange: Exchange, count: int) -> Answer:
+    asked = [str(100_000 + i) for i in range(count)]
+    return exchange.put(lambda: driver.lookup(asked))
+
+
+@when("I look up no school", target_fixture="answer")
+def _(driver: Driver, exchange: Exchange) -> Answer:
+    return exchange.put(lambda: driver.lookup([]))
+
+
 @when("I ask for rankings with:", target_fixture="answer")
 def _(driver: Driver, exchange: Exchange, datatable: list[list[str]]) -> Answer:
     params = table(datatable)

@@ -14,6 +14,10 @@ rules behind the entries:
   shapes as a bare `object`).
 - Bounds, formats, patterns and closedness that one document stated and the other missed are
   stated in both.
+- Additive v1 features (issue 23, DECISIONS "Additive v1 features"): the bulk lookup
+  operation; page links (`meta.pagination.next`/`prev`, the `Link` header of paged lists);
+  CSV (`text/csv`) beside JSON on the public search and the commercial lists, which answer
+  406 to an `Accept` allowing neither.
 
 An entry matches a difference when its place matches `where` (`*` any text) and its aspect is
 `aspect`; `before`/`after`, when given, must equal the two values. The test fails on a
@@ -75,6 +79,23 @@ META_DOCUMENT = [
     *["null_policy", "plans", "service", "source_policy", "sources"],
 ]
 
+# Issue 23: the paged lists (Link header, CSV, 406) and their statuses before.
+PAGED_LISTS = (
+    "/api/v1/schools",
+    "/api/v1/schools/search",
+    "/api/v1/schools/nearby",
+    "/api/v1/rankings",
+    "/api/v1/areas/local-authorities",
+    "/api/v1/data-freshness",
+)
+KEYED_STATUSES = ["200", "400", "401", "403", "429", "503"]
+SEARCH_STATUSES = ["200", "400", "401", "500"]
+METERED_HEADERS = [
+    *["X-Quota-Limit", "X-Quota-Remaining", "X-Quota-Reset", "X-RateLimit-Limit"],
+    *["X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"],
+]
+PAGINATION = ["next", "page", "per_page", "prev", "total", "total_pages"]
+
 
 @frozen
 class Allowed:
@@ -86,6 +107,59 @@ class Allowed:
 
 
 ALLOWED: tuple[Allowed, ...] = (
+    # ------------------------------------------------------------------ additive (issue 23)
+    Allowed(
+        "POST /api/v1/schools/lookup",
+        "operation",
+        "The bulk lookup: one new operation (lookupSchools), no MCP tool.",
+        before=False,
+        after=True,
+    ),
+    *(
+        Allowed(
+            f"GET {path}",
+            "statuses",
+            "406 not_acceptable: an Accept allowing neither JSON nor CSV.",
+            before=KEYED_STATUSES,
+            after=sorted([*KEYED_STATUSES, "406"]),
+        )
+        for path in PAGED_LISTS
+    ),
+    Allowed(
+        "GET /api/v1/search",
+        "statuses",
+        "406 not_acceptable: an Accept allowing neither JSON nor CSV.",
+        before=SEARCH_STATUSES,
+        after=sorted([*SEARCH_STATUSES, "406"]),
+    ),
+    *(
+        Allowed(
+            f"GET {path} 200",
+            "headers",
+            "A paged list's page links: the RFC 8288 Link header.",
+            before=METERED_HEADERS,
+            after=sorted([*METERED_HEADERS, "Link"]),
+        )
+        for path in PAGED_LISTS
+    ),
+    *(
+        Allowed(
+            f"GET {path} 200",
+            "content",
+            "The list as CSV for Accept: text/csv.",
+            before=["application/json"],
+            after=["application/json", "text/csv"],
+        )
+        for path in (*PAGED_LISTS, "/api/v1/search")
+    ),
+    Allowed(
+        "*.meta.pagination",
+        "properties",
+        "Page links: the next and previous pages' URLs (null: none, or paged by arguments).",
+        before=[],
+        after=["next", "prev"],
+    ),
+    Allowed("*.meta.pagination", "required", "Always sent (null or a URL).", after=PAGINATION),
     # ------------------------------------------------------------------ errors
     Allowed(
         "*error.code",

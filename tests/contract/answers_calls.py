@@ -62,6 +62,8 @@ def calls() -> Iterator[tuple[str, Call]]:
     yield "listLocalAuthorities", ("listLocalAuthorities", {}, "developer")
     yield "listLocalAuthorities/q", ("listLocalAuthorities", {"q": "camden"}, "developer")
     yield "compareSchools", ("compareSchools", {"urns": ["100002", 100009, "100003"]}, "enterprise")
+    lookup = {"urns": ["100002", 999999, "100019", 100009]}
+    yield "lookupSchools", ("lookupSchools", lookup, "developer")
     for label, arguments in {
         "svc-score": {"metric": "svc_score", "phase": "secondary"},
         "attainment-asc": {
@@ -93,6 +95,7 @@ def _refusals() -> Iterator[tuple[str, Call]]:
         "keyed-not-found": ("getSchool", {"urn": "999999"}, "developer"),
         "compare-not-found": ("compareSchools", {"urns": ["100001", "999999"]}, "enterprise"),
         "compare-too-many": ("compareSchools", {"urns": [str(100001 + i) for i in range(11)]}, "professional"),
+        "lookup-too-many": ("lookupSchools", {"urns": [str(100001 + i) for i in range(26)]}, "developer"),
     }  # fmt: skip
     for label, call in refused.items():
         yield f"refused/{label}", call

@@ -158,6 +158,19 @@ def http(app: Application, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     yield from served(app, tmp_path_factory.mktemp("served"))
 
 
+ADDED_OPERATIONS = {"/api/v1/schools/lookup"}  # (issue 23: no snapshot describes it)
+
+
+def as_before(body: Any) -> Any:
+    """The answer without what issue 23 added to existing shapes (the page links), for the
+    snapshots, whose pagination is closed."""
+    meta = body.get("meta") if isinstance(body, dict) else None
+    if not isinstance(meta, dict) or "pagination" not in meta:
+        return body
+    paging = {k: v for k, v in meta["pagination"].items() if k not in ("next", "prev")}
+    return {**body, "meta": {**meta, "pagination": paging}}
+
+
 def validate(document: dict[str, Any], schema: dict[str, Any], body: Any) -> list[str]:
     """Validation errors of `body` against `schema`, its references resolved in `document`."""
     rooted = {**schema, "components": document.get("components", {})}
@@ -229,11 +242,14 @@ def test_every_rest_answer_matches_both_the_snapshot_and_the_generated_document(
     headers = who if isinstance(who, dict) else _credentials(who, keys)
     path, method, response = http_request(http, name, arguments, headers)
     status = str(response.status_code)
-    for which, document in (("snapshot", OPENAPI), ("generated", GENERATED)):
+    documents = [("generated", GENERATED, response.json())]
+    if path not in ADDED_OPERATIONS:
+        documents.append(("snapshot", OPENAPI, as_before(response.json())))
+    for which, document, answer in documents:
         responses = document["paths"][path][method]["responses"]
         assert status in responses, f"{which}: {label} answered an undocumented {status}"
         schema = responses[status]["content"]["application/json"]["schema"]
-        errors = validate(document, schema, response.json())
+        errors = validate(document, schema, answer)
         assert not errors, f"{which}: {label} ({status}): {errors[:3]}"
 
 
@@ -266,8 +282,12 @@ def test_every_mcp_answer_matches_both_the_snapshot_and_the_generated_output_sch
     result = caller.call(tool, arguments)
     tier = "public" if who == ANONYMOUS else "commercial"
     generated = caller.tools()[tool]["outputSchema"]
-    for which, schema in (("snapshot", MCP_TOOLS[tier][tool]["output"]), ("generated", generated)):
-        errors = validate({}, schema, result["structuredContent"])
+    content = result["structuredContent"]
+    for which, schema, answer in (
+        ("snapshot", MCP_TOOLS[tier][tool]["output"], as_before(content)),
+        ("generated", generated, content),
+    ):
+        errors = validate({}, schema, answer)
         assert not errors, f"{which}: {label}: {errors[:3]}"
 
 

@@ -23,8 +23,8 @@ from schooldata.bootstrap import bootstrap_memory
 from schooldata.domain.ofsted import GradedInspection, InspectionRecord, UngradedInspection
 from schooldata.domain.urn import Urn
 from schooldata.entrypoints.cli.app import cli
-from schooldata.entrypoints.cli.output import csv_cell, flatten
 from schooldata.entrypoints.cli.runtime import CliRuntime
+from schooldata.entrypoints.tables import csv_cell, flatten
 from schooldata.settings import Settings
 
 INSPECTIONS = [

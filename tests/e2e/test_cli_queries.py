@@ -19,7 +19,7 @@ from schooldata.application.service import Application
 from schooldata.entrypoints.cli.app import cli
 from schooldata.entrypoints.cli.output import opened
 from schooldata.entrypoints.cli.runtime import CliRuntime
-from schooldata.entrypoints.cli.views import SEARCH_CSV
+from schooldata.entrypoints.tables import SEARCH_COLUMNS
 from schooldata.settings import Settings
 
 BASE_URL = "http://testserver.local"  # the `client` fixture's base URL
@@ -292,7 +292,7 @@ def test_search_csv_parses_with_the_stated_columns_and_empty_cells_for_null(run:
     assert result.exit_code == 0, result.stderr
     reader = csv.DictReader(io.StringIO(result.stdout))
     rows = list(reader)
-    assert tuple(reader.fieldnames or ()) == SEARCH_CSV
+    assert tuple(reader.fieldnames or ()) == SEARCH_COLUMNS
     assert [row["urn"] for row in rows] == ["100011", "100001", "100002", "100015"]
     suppressed = next(row for row in rows if row["urn"] == "100001")
     assert suppressed["svcScore"] == ""  # null, never 0
@@ -529,16 +529,17 @@ def test_format_and_output_may_follow_the_command(run: Any, tmp_path: Path) -> N
 
 
 def test_docs_state_every_csv_column_order() -> None:
+    from schooldata.entrypoints import tables
     from schooldata.entrypoints.cli import views
 
     docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
     for columns in (
-        views.SEARCH_CSV,
-        views.SCHOOLS_CSV,
-        views.AUTHORITIES_CSV,
-        views.FRESHNESS_CSV,
+        tables.SEARCH_COLUMNS,
+        tables.SCHOOLS_COLUMNS,
+        tables.AUTHORITIES_COLUMNS,
+        tables.FRESHNESS_COLUMNS,
         views.KEYS_CSV,
-        views.RANKINGS_CSV,
+        tables.RANKINGS_COLUMNS,
         views.ORGS_CSV,
     ):
         assert f"`{', '.join(columns)}`" in docs

@@ -6,6 +6,8 @@ pages' doctests by test_library_docs.py. What cannot run here is listed with its
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import re
@@ -147,18 +149,33 @@ def test_the_documents_hold_the_examples_this_test_runs() -> None:
     assert set(PRELUDE) <= python_first_lines
 
 
+INCLUDE_HEADERS = ("-i", "--include")
+ASKS_FOR_CSV = "Accept: text/csv"
+
+
 @pytest.mark.parametrize(("document", "command"), ALL_CURL, ids=lambda v: str(v)[:60])
 def test_every_curl_example_answers_2xx_with_json(
     demo: tuple[str, str, dict[str, str]], document: str, command: str
 ) -> None:
+    """A 2xx with its JSON, or its CSV when the example asks for CSV; an example that shows
+    the headers (`-i`) shows a status line and headers before that body."""
     base, key, env = demo
     assert DOCUMENTED_SERVER in command, "an example for the local server"
     text = command.replace(DOCUMENTED_SERVER, base).replace(KEY_PLACEHOLDER, key)
-    argv = [*shlex.split(text), "--silent", "--show-error", "--write-out", "\n%{http_code}"]
+    words = shlex.split(text)
+    argv = [*words, "--silent", "--show-error", "--write-out", "\n%{http_code}"]
     finished = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
     assert finished.returncode == 0, finished.stderr
     body, _, status = finished.stdout.rpartition("\n")
     assert status.startswith("2"), f"{document}: {status} {body[:300]}"
+    if set(words) & set(INCLUDE_HEADERS):
+        head, _, body = body.partition("\n\n")  # (text mode reads CRLF as LF)
+        assert head.startswith("HTTP/") and "x-request-id:" in head.lower(), head[:300]
+    if ASKS_FOR_CSV in command:
+        rows = list(csv.reader(io.StringIO(body)))
+        assert len(rows) >= 2 and rows[0][0] == "urn", body[:300]
+        assert all(len(row) == len(rows[0]) for row in rows), "every row has every column"
+        return
     answer = json.loads(body)
     assert "error" not in answer, answer
     assert answer.get("result", {}).get("isError") is not True, answer

@@ -39,6 +39,8 @@ def test_list_envelope_with_pagination_sources_and_meter_headers(
         "per_page": 20,
         "total": len(OPEN_URNS),
         "total_pages": 1,
+        "next": None,
+        "prev": None,
     }
     assert {"name", "publisher", "licence", "url", "retrieved_at"} <= set(meta["sources"][0])
     for header in METER_HEADERS:

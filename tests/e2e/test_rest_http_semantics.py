@@ -314,11 +314,14 @@ def test_data_freshness_is_a_list_with_paging_like_every_list(
     assert total == len(whole["data"]) >= 1
     last = client.get(f"/api/v1/data-freshness?per_page=1&page={total}", headers=headers).json()
     assert last["data"] == whole["data"][-1:]
+    before = f"http://testserver.local/api/v1/data-freshness?per_page=1&page={total - 1}"
     assert last["meta"]["pagination"] == {
         "page": total,
         "per_page": 1,
         "total": total,
         "total_pages": total,
+        "next": None,
+        "prev": before if total > 1 else None,
     }
     past = client.get(f"/api/v1/data-freshness?page={total + 1}&per_page=1", headers=headers)
     assert past.status_code == 200 and past.json()["data"] == []

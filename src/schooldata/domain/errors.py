@@ -153,6 +153,20 @@ class LimitExceedsPlan(DomainError):
         self.maximum = maximum
 
 
+class NotAcceptable(DomainError):
+    """The client's `Accept` allows none of the representations an answer has."""
+
+    code = "not_acceptable"
+
+    def __init__(self, available: tuple[str, ...]) -> None:
+        super().__init__(
+            f"This answer is available as {' or '.join(available)}; the Accept header "
+            "allows none of them.",
+            details={"available": list(available)},
+        )
+        self.available = available
+
+
 class DataUnavailable(DomainError):
     """A driven dependency (store, key store, meter) failed; the answer would be partial."""
 

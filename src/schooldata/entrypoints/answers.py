@@ -3,11 +3,14 @@ commercial envelope (`data`, and `meta` with request id, dataset time, paginatio
 
 `OUTPUTS` says, for each operation of the registry, which declared Struct its answer is (the
 public body, or the envelope of its `data`) and how its result fills it: the same Structs
-encode the answer and give the OpenAPI document and the MCP tools their output schemas.
+encode the answer and give the OpenAPI document and the MCP tools their output schemas. A
+list answer also says which rows and columns it is as a table (`Table`): what REST sends for
+`Accept: text/csv`, in the CLI's columns (`entrypoints.tables`).
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -15,41 +18,58 @@ import msgspec
 from attrs import frozen
 from msgspec import Struct
 
+from schooldata.application.lookup import Lookup
 from schooldata.application.operations.registry import REGISTRY
 from schooldata.application.pipeline import Outcome
+from schooldata.entrypoints import tables
 from schooldata.entrypoints.wire import commercial, comparisons, datasets, envelope, public
-from schooldata.entrypoints.wire.envelope import ListMeta, Meta, Pagination
+from schooldata.entrypoints.wire.envelope import ListMeta, LookupMeta, Meta, Pagination
 from schooldata.entrypoints.wire.records import SchoolProfile, SchoolRecord
 
 Json = dict[str, Any]
 Render = Callable[[Any, str], "Shown"]
+PageUrl = Callable[[int], str]
 
 
 @frozen(kw_only=True)
 class Shown:
-    """A result as Structs: `data`, and for lists its pagination (and how a ranking ranked)."""
+    """A result as Structs: `data`, and for lists its pagination and any other members of
+    `meta` (how a ranking ranked, what a lookup did not find)."""
 
     data: Any
     pagination: Pagination | None = None
-    ranking: comparisons.RankingSummary | None = None
+    meta: dict[str, Any] | None = None
+
+
+@frozen
+class Table:
+    """A list answer as a table: its rows (from its `data`) and their stated columns (None:
+    every flattened key of every row, in the order first seen)."""
+
+    columns: tuple[str, ...] | None
+    rows: Callable[[Any], Any] = lambda data: data
 
 
 @frozen
 class Output:
     """One operation's answer: the Struct of its body, and how its result fills it. `meta`
-    is None for a public shape (the body is `data` itself), else the envelope's meta."""
+    is None for a public shape (the body is `data` itself), else the envelope's meta.
+    `table` None: the answer is one document, never a table (it stays JSON)."""
 
     body: Any
     render: Render
     meta: type[Struct] | None = None
+    table: Table | None = None
 
 
-def _public(body: Any, render: Render) -> Output:
-    return Output(body, render)
+def _public(body: Any, render: Render, table: Table | None = None) -> Output:
+    return Output(body, render, None, table)
 
 
-def _keyed(name: str, data: Any, meta: type[Struct], render: Render) -> Output:
-    return Output(envelope.envelope_of(name, data, meta), render, meta)
+def _keyed(
+    name: str, data: Any, meta: type[Struct], render: Render, table: Table | None = None
+) -> Output:
+    return Output(envelope.envelope_of(name, data, meta), render, meta, table)
 
 
 def _document(build: Callable[[Any], Any]) -> Render:
@@ -81,7 +101,16 @@ def _rankings(ranking: Any, _base_url: str) -> Shown:
     return Shown(
         data=comparisons.ranked_schools(ranking),
         pagination=envelope.pagination(ranking.page, ranking.per_page, ranking.total),
-        ranking=comparisons.ranking_summary(ranking),
+        meta={"ranking": comparisons.ranking_summary(ranking)},
+    )
+
+
+def _lookup(answer: Lookup, base_url: str) -> Shown:
+    """Every profile found, as one page of as many items as were asked for."""
+    return Shown(
+        data=[commercial.profile(profile, base_url=base_url) for profile in answer.profiles],
+        pagination=envelope.pagination(1, answer.asked, len(answer.profiles)),
+        meta={"not_found": [str(urn) for urn in answer.not_found]},
     )
 
 
@@ -98,9 +127,16 @@ def _profile(answer: Any, base_url: str) -> Shown:
 
 
 SCHOOL_PAGE = envelope.envelope_of("SchoolPage", list[commercial.SchoolListItem], ListMeta)
+SCHOOL_TABLE = Table(tables.SCHOOLS_COLUMNS)
+# The profile is a Struct built at start from the licensing registry: a value to mypy.
+PROFILES = list[SchoolProfile]  # type: ignore[valid-type]
 
 OUTPUTS: dict[str, Output] = {
-    "searchSchools": _public(public.SearchResponse, _search),
+    "searchSchools": _public(
+        public.SearchResponse,
+        _search,
+        Table(tables.SEARCH_COLUMNS, lambda response: response.results),
+    ),
     "getSchool": _public(SchoolRecord, _record),
     "getSchoolLegacy": _public(SchoolRecord, _record),
     "getMeta": _keyed(
@@ -111,14 +147,20 @@ OUTPUTS: dict[str, Output] = {
         list[commercial.FreshnessItem],
         ListMeta,
         _page(commercial.freshness_item),
+        Table(tables.FRESHNESS_COLUMNS),
     ),
-    "listSchools": Output(SCHOOL_PAGE, _schools, ListMeta),
-    "searchSchoolsCommercial": Output(SCHOOL_PAGE, _schools, ListMeta),
-    "nearbySchools": Output(SCHOOL_PAGE, _schools, ListMeta),
+    "listSchools": Output(SCHOOL_PAGE, _schools, ListMeta, SCHOOL_TABLE),
+    "searchSchoolsCommercial": Output(SCHOOL_PAGE, _schools, ListMeta, SCHOOL_TABLE),
+    "nearbySchools": Output(SCHOOL_PAGE, _schools, ListMeta, SCHOOL_TABLE),
     "listLocalAuthorities": _keyed(
-        "AuthorityPage", list[commercial.Authority], ListMeta, _page(commercial.authority)
+        "AuthorityPage",
+        list[commercial.Authority],
+        ListMeta,
+        _page(commercial.authority),
+        Table(tables.AUTHORITIES_COLUMNS),
     ),
     "getSchoolProfile": _keyed("SchoolProfileAnswer", SchoolProfile, Meta, _profile),
+    "lookupSchools": _keyed("SchoolLookupPage", PROFILES, LookupMeta, _lookup, Table(None)),
     "getSchoolInspections": _keyed(
         "InspectionHistoryAnswer",
         datasets.InspectionHistoryDocument,
@@ -141,7 +183,11 @@ OUTPUTS: dict[str, Output] = {
         "ComparisonAnswer", comparisons.ComparisonDocument, Meta, _document(comparisons.comparison)
     ),
     "getRankings": _keyed(
-        "RankingPage", list[comparisons.RankedSchool], comparisons.RankingMeta, _rankings
+        "RankingPage",
+        list[comparisons.RankedSchool],
+        comparisons.RankingMeta,
+        _rankings,
+        Table(tables.RANKINGS_COLUMNS),
     ),
 }
 
@@ -160,10 +206,25 @@ def shown(outcome: Outcome, *, base_url: str) -> Shown:
     return OUTPUTS[outcome.operation.name].render(outcome.result, base_url)
 
 
-def shape(outcome: Outcome, *, base_url: str, request_id: str) -> Any:
-    """The whole answer as its declared Struct: a public shape, or the commercial envelope."""
+def shape(
+    outcome: Outcome, *, base_url: str, request_id: str, page_url: PageUrl | None = None
+) -> Any:
+    """The whole answer as its declared Struct: a public shape, or the commercial envelope.
+    `page_url(n)` is the address of page n of this list, for faces that page by URL (REST);
+    without it `meta.pagination.next`/`prev` are null."""
+    return shaped(
+        outcome,
+        shown(outcome, base_url=base_url),
+        request_id=request_id,
+        page_url=page_url,
+    )
+
+
+def shaped(
+    outcome: Outcome, result: Shown, *, request_id: str, page_url: PageUrl | None = None
+) -> Any:
+    """`shape` of a result already shown (a face that reads its pagination first)."""
     output = OUTPUTS[outcome.operation.name]
-    result = output.render(outcome.result, base_url)
     if output.meta is None or not outcome.keyed:
         return result.data
     meta: dict[str, Any] = {
@@ -172,9 +233,10 @@ def shape(outcome: Outcome, *, base_url: str, request_id: str) -> Any:
         "sources": envelope.sources(outcome.sources),
     }
     if result.pagination is not None:
-        meta["pagination"] = result.pagination
-    if result.ranking is not None:
-        meta["ranking"] = result.ranking
+        paging = result.pagination
+        meta["pagination"] = paging if page_url is None else envelope.linked(paging, page_url)
+    if result.meta:
+        meta.update(result.meta)
     return output.body(data=result.data, meta=output.meta(**meta))
 
 
@@ -183,9 +245,30 @@ def body(outcome: Outcome, *, base_url: str, request_id: str) -> Json:
     return msgspec.to_builtins(shape(outcome, base_url=base_url, request_id=request_id))  # type: ignore[no-any-return]
 
 
-def encoded(outcome: Outcome, *, base_url: str, request_id: str) -> bytes:
+def encoded(
+    outcome: Outcome, *, base_url: str, request_id: str, page_url: PageUrl | None = None
+) -> bytes:
     """The whole answer as JSON bytes, ready to send (REST)."""
-    return msgspec.json.encode(shape(outcome, base_url=base_url, request_id=request_id))
+    return msgspec.json.encode(
+        shape(outcome, base_url=base_url, request_id=request_id, page_url=page_url)
+    )
+
+
+def table_of(operation: str) -> Table | None:
+    """How the operation's answer is a table (None: it is one document, never a table)."""
+    return OUTPUTS[operation].table
+
+
+def csv_text(outcome: Outcome, result: Shown, *, line_end: str = "\r\n") -> str:
+    """A list answer's rows as CSV (`entrypoints.tables`): a header, then one row per item
+    of its `data`, in order. The envelope's meta is not part of it."""
+    table = OUTPUTS[outcome.operation.name].table
+    if table is None:  # pragma: no cover - callers ask only answers that are tables
+        raise ValueError(f"{outcome.operation.name} is not a table")
+    rows = msgspec.to_builtins(table.rows(result.data))
+    stream = io.StringIO()
+    tables.write_csv(stream, rows, table.columns, line_end=line_end)
+    return stream.getvalue()
 
 
 @frozen(kw_only=True)
@@ -194,7 +277,7 @@ class Rendered:
     face that lays answers out itself (the CLI, the BDD driver) reads."""
 
     data: Any
-    pagination: dict[str, int] | None = None
+    pagination: dict[str, Any] | None = None
     meta: Json | None = None
 
 
@@ -203,5 +286,5 @@ def render(outcome: Outcome, *, base_url: str) -> Rendered:
     return Rendered(
         data=msgspec.to_builtins(result.data),
         pagination=None if result.pagination is None else msgspec.to_builtins(result.pagination),
-        meta=None if result.ranking is None else {"ranking": msgspec.to_builtins(result.ranking)},
+        meta=None if not result.meta else msgspec.to_builtins(result.meta),
     )

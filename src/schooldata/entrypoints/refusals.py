@@ -19,6 +19,7 @@ from schooldata.domain.errors import (
     FeatureNotInPlan,
     InvalidParameter,
     LimitExceedsPlan,
+    NotAcceptable,
     SchoolNotFound,
     SearchUnavailable,
     UnknownParameter,
@@ -37,6 +38,7 @@ STATUS_BY_ERROR: tuple[tuple[type[DomainError], int], ...] = (
     (InvalidParameter, 400),
     (SchoolNotFound, 404),
     (FeatureNotInPlan, 403),
+    (NotAcceptable, 406),
     (SearchUnavailable, 500),
     (DataUnavailable, 503),
 )

@@ -75,7 +75,7 @@ class Arguments:
         plan = self.bounded_plan()
         if bound is PlanBound.COMPARE:
             return plan.compare_max
-        return plan.per_page_max
+        return plan.per_page_max  # a page's rows, and the schools of one lookup
 
 
 def _whole(value: float | None) -> int | None:

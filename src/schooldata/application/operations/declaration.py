@@ -101,6 +101,8 @@ class Operation(Generic[Request, Result]):
     reads: frozenset[Port]
     rules: str = ""
     paged: bool = False
+    # URNs that name no open school are listed in the answer, never refused as not found.
+    reports_missing: bool = False
     deprecated_for: str | None = None  # the operation a deprecated route is replaced by
     unavailable: Callable[[], DomainError] | None = None  # how it reports a dependency down
     reusable: bool = True  # its answer is a function of the request and the data version

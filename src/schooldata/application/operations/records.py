@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from schooldata.application import lookup
 from schooldata.application.commercial import Profile
 from schooldata.application.operations.arguments import Arguments
 from schooldata.application.operations.declaration import (
@@ -46,6 +47,38 @@ PROFILE: Operation[Urn, Profile] = Operation(
     reads=frozenset({Port.SCHOOLS, Port.LINKS, Port.DATASETS}),
     rules="- Every commercially licensed field, predecessor/successor links, resource URLs.\n"
     + NULLS,
+)
+
+
+def _look_up(uses: UseCases, urns: tuple[Urn, ...]) -> lookup.Lookup:
+    return lookup.look_up(uses.commercial, urns)
+
+
+LOOKUP: Operation[tuple[Urn, ...], lookup.Lookup] = Operation(
+    name="lookupSchools",
+    summary="Bulk lookup: the joined profiles of several schools in one request",
+    method="POST",
+    path="/api/v1/schools/lookup",
+    feature=Feature.SCHOOL_PROFILE,
+    params=(
+        Param(
+            name="urns",
+            kind=Kind.URNS,
+            description="1 or more distinct six-digit URNs, up to the plan's per_page maximum.",
+            required=True,
+            place=Place.BODY,
+            min_items=lookup.LOOKUP_MINIMUM,
+            plan_bound=PlanBound.LOOKUP,
+        ),
+    ),
+    prepare=lookup.prepare,
+    run=_look_up,
+    reads=PROFILE.reads,
+    reports_missing=True,
+    rules="- 1..plan per_page maximum distinct URNs; `data` holds each open school's profile "
+    "(as GET /api/v1/schools/{urn} gives it) in the order asked; `meta.not_found` lists the "
+    "URNs that name no open school (unknown, closed, proposed): never a 404.\n"
+    "- One request is metered once, whatever it holds.\n" + NULLS,
 )
 
 
@@ -193,4 +226,4 @@ RANKINGS: Operation[RankingRequest, Ranking] = Operation(
     "non-comparable values are left out and counted by reason; ties break by URN.",
 )
 
-RECORD_OPERATIONS = (PROFILE, INSPECTIONS, RESULTS, ADMISSIONS, FINANCE, COMPARE, RANKINGS)
+RECORD_OPERATIONS = (PROFILE, LOOKUP, INSPECTIONS, RESULTS, ADMISSIONS, FINANCE, COMPARE, RANKINGS)

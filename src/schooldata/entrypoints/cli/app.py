@@ -145,6 +145,7 @@ def cli(
 COMMANDS: Sequence[click.Command] = (
     queries.search,
     queries.school,
+    queries.lookup,
     queries.nearby,
     queries.schools,
     datasets.inspections,

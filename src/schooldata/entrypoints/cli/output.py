@@ -2,12 +2,9 @@
 
 - JSON is exactly the REST response's data (from `wire`), nulls as null. Lists are written
   as a JSON array one item at a time, so a long answer is never held whole.
-- CSV has a header row, an empty cell for null, `true`/`false` for booleans and nested
-  objects flattened with dots (`location.latitude`); lists of objects are numbered
-  (`links.0.urn`), lists of plain values are joined with "; ", and what has no cell of its own
-  (an empty list or object, a list of lists) is written as its JSON (`[]`, `{}`). Rows are
-  written as produced. Without a stated column order the columns are every key of every row,
-  in the order first seen.
+- CSV is `entrypoints.tables`, the writer REST's `Accept: text/csv` uses too: a header row,
+  an empty cell for null, nested objects flattened with dots (`location.latitude`), lists of
+  plain values joined with "; ". Rows are written as produced.
 - Tables show a dim "—" for null, and every value whole: numbers as they are, long text
   folded onto more lines (to a terminal's width; a file or pipe gets the table's own width).
   A table needs every row to size its columns: use CSV or JSON for very large answers.
@@ -16,7 +13,6 @@
 
 from __future__ import annotations
 
-import csv
 import errno
 import io
 import json
@@ -33,6 +29,8 @@ from attrs import frozen
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from schooldata.entrypoints.tables import csv_cell, flatten, union_of_keys, write_csv, write_record
 
 Format = Literal["table", "json", "csv"]
 FORMATS: tuple[Format, ...] = ("table", "json", "csv")
@@ -54,41 +52,10 @@ class Column:
 @frozen
 class RowsView:
     """How a list answer is shown: a few columns in the table, the stated columns in CSV.
-    `csv=None` means the flattened keys of the first row, in the data's own order."""
+    `csv=None` means every flattened key of every row, in the order first seen."""
 
     table: Sequence[Column]
     csv: Sequence[str] | None
-
-
-def flatten(value: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, item in value.items():
-        name = f"{prefix}{key}"
-        if isinstance(item, Mapping) and item:
-            out.update(flatten(item, f"{name}."))
-        elif isinstance(item, list) and any(isinstance(x, Mapping) for x in item):
-            for index, element in enumerate(item):
-                if isinstance(element, Mapping):
-                    out.update(flatten(element, f"{name}.{index}."))
-                else:
-                    out[f"{name}.{index}"] = element
-        else:
-            out[name] = item
-    return out
-
-
-def csv_cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list | Mapping) and (
-        not value or isinstance(value, Mapping) or any(isinstance(v, list | Mapping) for v in value)
-    ):
-        return json.dumps(value, ensure_ascii=False)  # [] is not null; nesting has no cell
-    if isinstance(value, list):
-        return "; ".join(csv_cell(v) for v in value)
-    return str(value)  # a float as Python writes it: the shortest text that reads back exact
 
 
 def table_cell(value: Any) -> Text:
@@ -97,11 +64,6 @@ def table_cell(value: Any) -> Text:
     if isinstance(value, bool):
         return Text("yes" if value else "no")
     return Text(csv_cell(value))
-
-
-def union_of_keys(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Every key of every row, in the order first seen: no row's fields are left out."""
-    return list(dict.fromkeys(key for row in rows for key in row))
 
 
 def _plain(text: str | None) -> Text | None:
@@ -126,12 +88,10 @@ class Writer:
         if self.fmt == "json":
             self.document(data)
             return
-        flat = flatten(data)
         if self.fmt == "csv":
-            writer = self._csv()
-            writer.writerow(flat)
-            writer.writerow([csv_cell(v) for v in flat.values()])
+            write_record(self.stream, data)
             return
+        flat = flatten(data)
         table = Table(title=_plain(title))
         table.add_column("Field", overflow="fold")
         table.add_column("Value", overflow="fold")
@@ -160,17 +120,7 @@ class Writer:
         return count
 
     def _csv_rows(self, items: Iterable[Mapping[str, Any]], columns: Sequence[str] | None) -> int:
-        writer = self._csv()
-        flat_rows: Iterable[dict[str, Any]] = (flatten(item) for item in items)
-        if columns is None:  # no stated order: the rows are held to find every column
-            flat_rows = list(flat_rows)
-            columns = union_of_keys(flat_rows)
-        writer.writerow(columns)
-        count = 0
-        for flat in flat_rows:
-            writer.writerow([csv_cell(flat.get(c)) for c in columns])
-            count += 1
-        return count
+        return write_csv(self.stream, items, columns)
 
     def _table(
         self, items: Iterable[Mapping[str, Any]], columns: Sequence[Column], caption: str | None
@@ -197,9 +147,6 @@ class Writer:
     def message(self, text: str) -> None:
         """Plain human text (confirmations); never part of a JSON or CSV answer."""
         self._console().print(text, highlight=False, markup=False)
-
-    def _csv(self) -> Any:
-        return csv.writer(self.stream, lineterminator="\n")
 
     def _console(self) -> Console:
         # A terminal folds a wide table to its width; a file or pipe gets the table's own

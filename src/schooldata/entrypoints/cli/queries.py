@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
@@ -109,6 +109,61 @@ def school(session: Session, urn: str, public: bool) -> None:
     """
     record = session.data("getSchool" if public else "getSchoolProfile", {"urn": urn}).data
     session.write(lambda w: w.record(record, title=str(record.get("name", urn))))
+
+
+@click.command()
+@click.argument("urns", nargs=-1, metavar="URN...")
+@click.option(
+    "--from-file",
+    "from_file",
+    type=click.File("r", encoding="utf-8"),
+    metavar="FILE",
+    help="Also the URNs in FILE ('-': stdin), separated by spaces, commas or lines; '#' starts "
+    "a comment.",
+)
+@output_options
+@pass_session
+def lookup(session: Session, urns: tuple[str, ...], from_file: TextIO | None) -> None:
+    """The joined profiles of several schools at once, in the order given.
+
+    `POST /api/v1/schools/lookup`: 1 to the plan's per_page maximum distinct URNs (locally
+    up to 10,000; with --as-plan the plan's). JSON output is the API's `data` and its
+    `not_found`: {"data": [...], "not_found": [...]}; a table or CSV has one row per profile.
+    URNs that name no open school (unknown, closed, proposed) are listed on stderr: exit 0
+    when any school was found, 1 when none was.
+
+    \b
+    Examples:
+      schooldata lookup 138180 140122 109144
+      schooldata --format csv lookup 138180 999999 -o profiles.csv
+      schooldata --format json lookup 999999 109785      # exit code 1: none is open
+    """
+    asked = [*urns, *_urns_in(from_file)]
+    if not asked:
+        raise click.UsageError("give at least one URN, or --from-file FILE.")
+    outcome = session.call("lookupSchools", {"urns": asked})
+    rendered = answers.render(outcome, base_url=session.base_url)
+    profiles = rendered.data
+    not_found: list[str] = (rendered.meta or {}).get("not_found", [])
+    if session.fmt == "json":
+        session.write(lambda w: w.document({"data": profiles, "not_found": not_found}))
+    else:
+        caption = f"{len(profiles)} of {len(asked)} schools"
+        session.write(lambda w: w.rows(profiles, views.PROFILES, caption=caption))
+    if not profiles:
+        raise NoResult(f"No open school has any of these URNs: {', '.join(not_found)}.")
+    if not_found:
+        click.echo(f"Not found (no open school): {', '.join(not_found)}", err=True)
+
+
+def _urns_in(source: TextIO | None) -> list[str]:
+    """The URNs of a file as written (each is checked as the API checks it)."""
+    if source is None:
+        return []
+    found: list[str] = []
+    for line in source:
+        found += line.partition("#")[0].replace(",", " ").split()
+    return found
 
 
 @click.command()

@@ -2,83 +2,19 @@
 
 The CSV column orders are part of the CLI's contract (docs/cli.md lists them): a column is
 always present, empty where the value is null or does not apply (a distance without an
-origin), so scripts can rely on the header.
+origin), so scripts can rely on the header. The orders of the API's lists are
+`entrypoints.tables`: the same columns REST writes for `Accept: text/csv`.
 """
 
 from __future__ import annotations
 
 from schooldata.entrypoints.cli.output import Column, RowsView
-
-SEARCH_CSV = (
-    "urn",
-    "name",
-    "phase",
-    "type",
-    "localAuthority",
-    "location.latitude",
-    "location.longitude",
-    "distanceMiles",
-    "ofstedRating",
-    "svcScore",
-    "scoreSuppressed",
-    "url",
-)
-
-SCHOOLS_CSV = (
-    "urn",
-    "name",
-    "phase",
-    "type",
-    "local_authority",
-    "local_authority_code",
-    "town",
-    "postcode",
-    "location.latitude",
-    "location.longitude",
-    "distance_miles",
-    "gender",
-    "statutory_low_age",
-    "statutory_high_age",
-    "pupils",
-    "ofsted_rating",
-    "ofsted_historic_grade.grade",
-    "ofsted_historic_grade.label",
-    "ofsted_historic_grade.inspection_date",
-    "ofsted_historic_grade.comparable",
-    "svc_score",
-    "score_suppressed",
-    "score_suppressed_reason",
-    "url",
-)
-
-AUTHORITIES_CSV = ("code", "name", "open_schools")
-
-FRESHNESS_CSV = (
-    "dataset",
-    "title",
-    "publisher",
-    "period",
-    "cadence",
-    "coverage",
-    "extract_date",
-    "imported_at",
-    "rows",
-    "synthetic",
-    "source_url",
-    "checked_at",
-    "changed_at",
-)
-
-RANKINGS_CSV = (
-    "rank",
-    "urn",
-    "name",
-    "phase",
-    "type",
-    "local_authority",
-    "metric",
-    "value",
-    "period",
+from schooldata.entrypoints.tables import (
+    AUTHORITIES_COLUMNS,
+    FRESHNESS_COLUMNS,
+    RANKINGS_COLUMNS,
+    SCHOOLS_COLUMNS,
+    SEARCH_COLUMNS,
 )
 
 ORGS_CSV = ("organisation", "name", "plan")
@@ -97,7 +33,7 @@ def search_view(*, with_distance: bool) -> RowsView:
     if with_distance:
         columns.append(Column("distanceMiles", "Miles"))
     columns += [Column("ofstedRating", "Ofsted"), Column("svcScore", "Score")]
-    return RowsView(table=columns, csv=SEARCH_CSV)
+    return RowsView(table=columns, csv=SEARCH_COLUMNS)
 
 
 def schools_view(*, with_distance: bool) -> RowsView:
@@ -112,12 +48,26 @@ def schools_view(*, with_distance: bool) -> RowsView:
     if with_distance:
         columns.append(Column("distance_miles", "Miles"))
     columns += [Column("ofsted_rating", "Ofsted"), Column("svc_score", "Score")]
-    return RowsView(table=columns, csv=SCHOOLS_CSV)
+    return RowsView(table=columns, csv=SCHOOLS_COLUMNS)
 
+
+PROFILES = RowsView(
+    table=(
+        Column("urn", "URN"),
+        Column("name", "Name"),
+        Column("phase", "Phase"),
+        Column("type", "Type"),
+        Column("local_authority", "Local authority"),
+        Column("postcode", "Postcode"),
+        Column("ofsted_rating", "Ofsted"),
+        Column("svc_score", "Score"),
+    ),
+    csv=None,  # every field of every profile (links are numbered: `links.0.urn`)
+)
 
 AUTHORITIES = RowsView(
     table=(Column("code", "Code"), Column("name", "Name"), Column("open_schools", "Open schools")),
-    csv=AUTHORITIES_CSV,
+    csv=AUTHORITIES_COLUMNS,
 )
 
 FRESHNESS = RowsView(
@@ -132,7 +82,7 @@ FRESHNESS = RowsView(
         Column("checked_at", "Checked at"),
         Column("changed_at", "Changed at"),
     ),
-    csv=FRESHNESS_CSV,
+    csv=FRESHNESS_COLUMNS,
 )
 
 KEYS = RowsView(
@@ -156,7 +106,7 @@ RANKINGS = RowsView(
         Column("value", "Value"),
         Column("period", "Period"),
     ),
-    csv=RANKINGS_CSV,
+    csv=RANKINGS_COLUMNS,
 )
 
 ORGS = RowsView(
@@ -165,4 +115,4 @@ ORGS = RowsView(
 )
 
 ANY = RowsView(table=(), csv=None)
-"""Columns from the first row's keys, in the data's own order (answers without a fixed shape)."""
+"""Columns from every row's keys, in the order first seen (answers without a fixed shape)."""

@@ -17,6 +17,7 @@ from schooldata.application.service import Application
 from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest import operations
 from schooldata.entrypoints.rest.cors import Cors, cors_policy
+from schooldata.entrypoints.rest.dispatch import RegistryGets
 from schooldata.entrypoints.rest.edge import ASGIApp, HttpEdge
 from schooldata.entrypoints.rest.errors import (
     carries_credentials,
@@ -39,12 +40,13 @@ def create_litestar(
     lifespan: Sequence[Any] = (),
     max_body_bytes: int = 64 * 1024,
     metrics: Metrics | None = None,
+    routes: Routes | None = None,
 ) -> Litestar:
     """`extra_route_handlers`/`lifespan` let the composition root mount other faces (MCP)
     on the same server without REST importing them."""
     document = msgspec.json.encode(build_document(plans=app.plans.all()))
     metrics = metrics or Metrics()
-    routes = Routes(app.pipeline.observed_by(metrics), base_url=base_url)
+    routes = routes or Routes(app.pipeline.observed_by(metrics), base_url=base_url)
 
     @get(OPENAPI_PATH, include_in_schema=False)
     async def openapi_document(request: Request[Any, Any, Any]) -> ASGIResponse:
@@ -122,12 +124,13 @@ def create_app(
     metrics: Metrics | None = None,
     cors_origins: Sequence[str] = (),
 ) -> ASGIApp:
-    """The served ASGI application: Litestar inside the HTTP layers, outermost first:
-    access log and metrics, request id and query-key refusal, gzip, HTTP caching, CORS.
+    """The served ASGI application: the edge (`edge.py`), then the registry's GETs answered
+    directly (`dispatch.py`), then Litestar for everything else.
 
     `metrics` is shared with other faces when the composition root passes one;
     `cors_origins` is `settings.cors_origins` (empty: any origin, public GETs only)."""
     metrics = metrics or Metrics()
+    routes = Routes(app.pipeline.observed_by(metrics), base_url=base_url)
     litestar = create_litestar(
         app,
         base_url=base_url,
@@ -135,9 +138,10 @@ def create_app(
         lifespan=lifespan,
         max_body_bytes=max_body_bytes,
         metrics=metrics,
+        routes=routes,
     )
     return HttpEdge(
-        litestar,  # type: ignore[arg-type]
+        RegistryGets(routes, litestar),  # type: ignore[arg-type]
         new_request_id=app.ids.request_id,
         metrics=metrics,
         cors=Cors(cors_policy(cors_origins)),

@@ -125,7 +125,7 @@ def carries_credentials(request: Request[Any, Any, Any]) -> bool:
     return any(name.lower() in ("authorization", "x-api-key") for name in request.headers)
 
 
-def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+def unexpected_response(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     if isinstance(exc, DomainError):
         return domain_error_response(request, exc)
     if isinstance(exc, HTTPException):
@@ -143,4 +143,4 @@ def exception_handlers(
 ) -> dict[type[Exception] | int, Any]:
     """Litestar's handlers: `on_http_exception` answers its own refusals (the app factory
     authenticates any credentials there first), everything else is mapped here."""
-    return {HTTPException: on_http_exception, Exception: _unexpected}
+    return {HTTPException: on_http_exception, Exception: unexpected_response}

@@ -17,21 +17,27 @@ from schooldata.application.pipeline import Outcome, Refused
 from schooldata.domain.keys import AuthenticationFailed
 from schooldata.entrypoints.refusals import error_body, status_of
 
+# A list answer as CSV: RFC 4180 rows in UTF-8 (Litestar adds `; charset=utf-8` to text/*).
+CSV_MEDIA_TYPE = "text/csv"
 NO_STORE = {"Cache-Control": "no-store"}
 AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="schooldata"'}
 JSON = "application/json"
 
 
 def success_response(
-    outcome: Outcome, body: bytes, headers: Mapping[str, str] | None = None
+    outcome: Outcome,
+    body: bytes,
+    headers: Mapping[str, str] | None = None,
+    *,
+    media_type: str = JSON,
 ) -> ASGIResponse:
-    """`body` is the answer already encoded (answers.encoded)."""
+    """`body` is the answer already encoded (JSON, or a list's CSV)."""
     extra = dict(headers or {})
     if outcome.keyed:
         if outcome.reading is not None:
             extra.update(outcome.reading.headers())
         extra.update(NO_STORE)
-    return ASGIResponse(body=body, media_type=JSON, status_code=200, headers=extra or None)
+    return ASGIResponse(body=body, media_type=media_type, status_code=200, headers=extra or None)
 
 
 def refusal_response(

@@ -4,6 +4,12 @@ A route translates and nothing else: the query string (parsed once), path and JS
 become arguments with the place each arrived in; the credential headers become
 `Credentials`; the pipeline's outcome becomes the public shape or the commercial envelope
 with the six meter headers, and its refusal the tier's error body and status.
+
+A list answer (one whose output is a table) is JSON or CSV as the `Accept` header prefers
+(`negotiation`; `Vary: Accept`), and an `Accept` allowing neither is 406 `not_acceptable`,
+decided before the pipeline runs, as a malformed query string is: nothing is authenticated
+or metered. A paged list carries its page links (`links`): the `Link` header, and
+`meta.pagination.next`/`prev` in its JSON.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from functools import partial
 from typing import Any
 
 import anyio.to_thread
+import msgspec
 from litestar import HttpMethod, Request, route
 from litestar.params import RawBody
 from litestar.response.base import ASGIResponse
@@ -20,15 +27,20 @@ from litestar.response.base import ASGIResponse
 from schooldata.application.access import Caller
 from schooldata.application.operations.declaration import Entry, Place
 from schooldata.application.operations.registry import REGISTRY
-from schooldata.application.pipeline import ANONYMOUS, Credentials, Pipeline, Refused
-from schooldata.domain.errors import DomainError
+from schooldata.application.pipeline import ANONYMOUS, Credentials, Outcome, Pipeline, Refused
+from schooldata.domain.errors import DomainError, NotAcceptable
 from schooldata.domain.keys import AuthenticationFailed, single_header_value
 from schooldata.entrypoints import answers
+from schooldata.entrypoints.rest import links, negotiation
 from schooldata.entrypoints.rest.bodies import json_body
 from schooldata.entrypoints.rest.edge import KEY_PREFIX_KEY
 from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY, request_id_of
 from schooldata.entrypoints.rest.query import parse_query
-from schooldata.entrypoints.rest.responses import refusal_response, success_response
+from schooldata.entrypoints.rest.responses import (
+    CSV_MEDIA_TYPE,
+    refusal_response,
+    success_response,
+)
 from schooldata.ports.keys import WouldBlock
 
 FEATURE_KEY = "schooldata.feature"
@@ -52,6 +64,24 @@ def credentials_of(request: Request[Any, Any, Any]) -> Credentials:
     return Credentials(
         authorization=single_header_value(authorization, header="Authorization"),
         x_api_key=single_header_value(x_api_key, header="X-API-Key"),
+    )
+
+
+def accept_of(request: Request[Any, Any, Any]) -> str | None:
+    """Every `Accept` line as sent, joined (None: there is none)."""
+    lines = [
+        value.decode("latin-1")
+        for name, value in request.scope["headers"]
+        if len(name) == 6 and name.lower() == b"accept"
+    ]
+    return ", ".join(lines) if lines else None
+
+
+def negotiates(entry: Entry) -> bool:
+    """True when an answer of the entry is a table, so it may be sent as CSV."""
+    return any(
+        op is not None and answers.table_of(op.name) is not None
+        for op in (entry.public, entry.keyed)
     )
 
 
@@ -81,15 +111,27 @@ class Routes:
         return self._base_url or str(request.base_url).rstrip("/")
 
     async def answer(
-        self, entry: Entry, request: Request[Any, Any, Any], body: bytes | None
+        self,
+        entry: Entry,
+        request: Request[Any, Any, Any],
+        body: bytes | None,
+        *,
+        tabular: bool = False,
     ) -> ASGIResponse:
         """Runs the pipeline on the event loop when everything it reads answers from memory,
-        else (`WouldBlock`, nothing counted yet) on a worker thread."""
-        headers: dict[str, str] = {}
+        else (`WouldBlock`, nothing counted yet) on a worker thread. `tabular`: the entry's
+        answers are tables, so the client's `Accept` chooses JSON or CSV."""
+        headers: dict[str, str] = {"Vary": "Accept"} if tabular else {}
         credentials = ANONYMOUS
+        media_type = negotiation.JSON
         try:
+            if tabular:
+                chosen = negotiation.choose(accept_of(request))
+                if chosen is None:
+                    raise NotAcceptable(negotiation.OFFERED)
+                media_type = chosen
             arguments, places = arguments_of(request, body)
-            headers = _deprecation(entry, arguments)
+            headers.update(_deprecation(entry, arguments))
             credentials = credentials_of(request)
             call = partial(
                 self._pipeline.call, entry, arguments, credentials=credentials, places=places
@@ -111,10 +153,32 @@ class Routes:
             scope[FEATURE_KEY] = outcome.operation.feature  # type: ignore[literal-required]
         if outcome.caller is not None:
             scope[KEY_PREFIX_KEY] = outcome.caller.display_prefix  # type: ignore[literal-required]
-        document = answers.encoded(
-            outcome, base_url=self.base_url(request), request_id=request_id_of(request)
+        return self.answered(request, outcome, headers, media_type)
+
+    def answered(
+        self,
+        request: Request[Any, Any, Any],
+        outcome: Outcome,
+        headers: dict[str, str],
+        media_type: str,
+    ) -> ASGIResponse:
+        """The outcome in the representation chosen, with its page links when it is a page."""
+        base = self.base_url(request)
+        result = answers.shown(outcome, base_url=base)
+        page_url = None
+        if outcome.operation.paged and result.pagination is not None:
+            query = bytes(request.scope.get("query_string", b""))
+            page_url = partial(links.page_url, base, outcome.operation.path, query)
+            headers["Link"] = links.link_header(result.pagination, page_url)
+        if media_type == negotiation.CSV and answers.table_of(outcome.operation.name):
+            text = answers.csv_text(outcome, result)
+            return success_response(
+                outcome, text.encode("utf-8"), headers, media_type=CSV_MEDIA_TYPE
+            )
+        shaped = answers.shaped(
+            outcome, result, request_id=request_id_of(request), page_url=page_url
         )
-        return success_response(outcome, document, headers)
+        return success_response(outcome, msgspec.json.encode(shaped), headers)
 
     def refused(
         self, request: Request[Any, Any, Any], refused: Refused, headers: dict[str, str]
@@ -151,7 +215,7 @@ class Routes:
         name = (entry.public or entry.keyed).name  # type: ignore[union-attr]
         litestar_path = path.replace("{urn}", "{urn:str}")
         takes_body = method == "POST"
-        answer = self.answer
+        answer = partial(self.answer, tabular=negotiates(entry))
 
         if takes_body:
 

@@ -1,10 +1,12 @@
 """Each operation's responses in the OpenAPI document: statuses, headers and bodies.
 
 What an operation can answer follows from its declaration: a URN parameter can be not found
-(404), a JSON body can be too large (413), a public operation with its own failure answers it
-(the search's 500) where the others answer 503. Keyed answers carry the six meter headers
-(not a 401, a 413 or a 503, which meter nothing). One path with both tiers (getSchool) shows,
-per status, `oneOf` the public body and the commercial one.
+(404, unless missing schools are reported in the answer), a JSON body can be too large (413),
+a public operation with its own failure answers it (the search's 500) where the others answer
+503. Keyed answers carry the six meter headers (not a 401, a 413 or a 503, which meter
+nothing). A list whose answer is a table may be sent as `text/csv` and answers 406 to an
+`Accept` that allows neither JSON nor CSV; a paged list carries its `Link` header. One path
+with both tiers (getSchool) shows, per status, `oneOf` the public body and the commercial one.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from schooldata.application.operations.declaration import AnyOperation, Entry, Kind
+from schooldata.entrypoints.answers import Table, table_of
 from schooldata.entrypoints.schemas.outputs import COMMERCIAL_ERROR, ERROR, body
 from schooldata.entrypoints.schemas.style import Schema
 
@@ -62,7 +65,62 @@ def _response(description: str, schema: Schema, headers: dict[str, Any]) -> Sche
 
 
 def _finds_schools(operation: AnyOperation) -> bool:
+    """A URN that names no open school is refused as not found (404)."""
+    if operation.reports_missing:
+        return False
     return any(p.kind in (Kind.URN, Kind.URNS) for p in operation.params)
+
+
+LINK: Schema = {
+    "description": "RFC 8288 page links: absolute URLs of the `first` and `last` pages, "
+    "`prev` (after page 1) and `next` (before the last page), e.g. `<https://.../api/v1/schools?"
+    'phase=primary&page=2>; rel="next"`. Each keeps every query parameter as sent, with '
+    "`page` replaced.",
+    "schema": {"type": "string"},
+}
+
+
+def _success(operation: AnyOperation, headers: dict[str, Any]) -> Schema:
+    """The 200 answer: JSON, and CSV for a table; a paged list's `Link` header."""
+    if operation.paged:
+        headers = {**headers, "Link": LINK}
+    response = _response("Success.", body(operation.name), headers)
+    table = table_of(operation.name)
+    if table is not None:
+        response["description"] = (
+            "Success: JSON, or CSV when `Accept` prefers `text/csv` (RFC 9110 q-values)."
+        )
+        response["content"]["text/csv"] = _csv(table)
+    return response
+
+
+def _csv(table: Table) -> Schema:
+    columns = (
+        "a header row of " + ", ".join(f"`{c}`" for c in table.columns)
+        if table.columns is not None
+        else "a header row of every field of every item, flattened, in the order first seen"
+    )
+    return {
+        "schema": {
+            "type": "string",
+            "description": f"UTF-8 CSV (RFC 4180): {columns}; then one row per item of `data`, "
+            "in order. Nested objects are flattened with dots, null is an empty cell, "
+            "booleans are true/false, lists of plain values are joined with `; `.",
+        }
+    }
+
+
+def _not_acceptable(operation: AnyOperation, error: Schema) -> Responses:
+    if table_of(operation.name) is None:
+        return {}
+    return {
+        "406": _response(
+            "The `Accept` header allows neither `application/json` nor `text/csv` "
+            "(`not_acceptable`); decided before authentication, nothing is metered.",
+            error,
+            _request_id(),
+        )
+    }
 
 
 def public_responses(operation: AnyOperation, *, keyed_twin: bool) -> Responses:
@@ -73,7 +131,7 @@ def public_responses(operation: AnyOperation, *, keyed_twin: bool) -> Responses:
     if operation.deprecated_for is not None:
         ok_headers.update({"Deprecation": _text(), "Link": _text()})
     responses = {
-        "200": _response("Success.", body(operation.name), ok_headers),
+        "200": _success(operation, ok_headers),
         "400": _response(
             "A parameter is missing, malformed or out of bounds (see the rules above).",
             ERROR,
@@ -88,6 +146,8 @@ def public_responses(operation: AnyOperation, *, keyed_twin: bool) -> Responses:
     }
     if _finds_schools(operation):
         responses["404"] = _response("School not found.", ERROR, _request_id())
+    either = ERROR if keyed_twin else {"oneOf": [ERROR, COMMERCIAL_ERROR]}
+    responses.update(_not_acceptable(operation, either))
     if operation.unavailable is not None:
         responses["500"] = _response(
             "The service is temporarily unavailable.", ERROR, _request_id()
@@ -104,7 +164,7 @@ def public_responses(operation: AnyOperation, *, keyed_twin: bool) -> Responses:
 
 def keyed_responses(operation: AnyOperation) -> Responses:
     responses = {
-        "200": _response("Success.", body(operation.name), _metered()),
+        "200": _success(operation, _metered()),
         "400": _response(
             "Invalid parameter or body, including an unknown parameter (`unknown_parameter`), "
             "or a value above the plan's bound (`limit_exceeds_plan`).",
@@ -127,6 +187,7 @@ def keyed_responses(operation: AnyOperation) -> Responses:
         responses["404"] = _response(
             "School not found (`not_found`).", COMMERCIAL_ERROR, _metered()
         )
+    responses.update(_not_acceptable(operation, COMMERCIAL_ERROR))
     if operation.body_params:
         responses["413"] = _response(
             "The request body is larger than the documented limit (64 KiB).",

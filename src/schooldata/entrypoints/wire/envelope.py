@@ -3,20 +3,25 @@
 An answer is `{"data": ..., "meta": {...}}`: `meta` carries the request id, the dataset
 generation time, the pagination of a list, and source attribution. A refusal is
 `{"error": {"code", "message", "request_id", "details"}}`.
+
+A list's pagination names the next and previous pages as absolute URLs where the answer has
+an address to page by (REST: the request's URL with `page` replaced); where a client pages by
+arguments instead (MCP, the library) they are null. `PageNumbers` says which pages those are.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
 import msgspec
+from attrs import frozen
 from msgspec import Meta as Constraint
 from msgspec import Struct
 
 from schooldata.domain.dataset import DatasetRecord
-from schooldata.entrypoints.wire.common import Count, Instant, optional_timestamp, timestamp
+from schooldata.entrypoints.wire.common import Count, Instant, Uri, optional_timestamp, timestamp
 
 REQUEST_ID_PATTERN = "^req_[0-9A-Za-z]{20}$"
 ERROR_CODES = (
@@ -35,6 +40,7 @@ ERROR_CODES = (
     "limit_exceeds_plan",
     "not_found",
     "method_not_allowed",
+    "not_acceptable",
     "payload_too_large",
     "rate_limit_exceeded",
     "quota_exceeded",
@@ -47,6 +53,7 @@ ERROR_CODES = (
 )
 ErrorCode = Annotated[str, Constraint(extra_json_schema={"enum": list(ERROR_CODES)})]
 RequestId = Annotated[str, Constraint(pattern=REQUEST_ID_PATTERN)]
+UrnText = Annotated[str, Constraint(pattern="^[0-9]{6}$")]
 
 
 class Source(Struct, kw_only=True):
@@ -64,10 +71,15 @@ class Source(Struct, kw_only=True):
 
 
 class Pagination(Struct, kw_only=True, forbid_unknown_fields=True):
+    """Where this page is in the list; `next`/`prev` are the URLs of the pages either side
+    (null: there is none, or the face pages by arguments rather than by URL)."""
+
     page: Annotated[int, Constraint(ge=1)]
     per_page: Annotated[int, Constraint(ge=1)]
     total: Count
     total_pages: Count
+    next: Uri | None
+    prev: Uri | None
 
 
 class Meta(Struct, kw_only=True):
@@ -85,6 +97,17 @@ class ListMeta(Struct, kw_only=True):
     data_updated_at: Instant | None
     pagination: Pagination
     sources: list[Source]
+
+
+class LookupMeta(Struct, kw_only=True):
+    """About a bulk lookup: the list's `meta` and the URNs asked for that name no open
+    school (unknown, closed or proposed to open), in the order asked."""
+
+    request_id: str
+    data_updated_at: Instant | None
+    pagination: Pagination
+    sources: list[Source]
+    not_found: list[UrnText]
 
 
 class CommercialErrorBody(Struct, kw_only=True, forbid_unknown_fields=True):
@@ -135,11 +158,47 @@ def data_updated_at(records: Iterable[DatasetRecord]) -> dt.datetime | None:
 
 
 def pagination(page: int, per_page: int, total: int) -> Pagination:
+    """A page's place in its list, without URLs (`linked` adds them)."""
     return Pagination(
         page=page,
         per_page=per_page,
         total=total,
         total_pages=(total + per_page - 1) // per_page,
+        next=None,
+        prev=None,
+    )
+
+
+@frozen
+class PageNumbers:
+    """The pages a page links to. `prev` is the page before this one that can hold items:
+    page - 1, or the last page when this one is past the end (so following it from past the
+    end reaches the data); `next` exists only before the last page. An empty list has one
+    (empty) page: first and last are 1."""
+
+    first: int
+    last: int
+    prev: int | None
+    next: int | None
+
+    @classmethod
+    def of(cls, page: int, total_pages: int) -> PageNumbers:
+        last = max(total_pages, 1)
+        return cls(
+            first=1,
+            last=last,
+            prev=min(page - 1, last) if page > 1 else None,
+            next=page + 1 if page < total_pages else None,
+        )
+
+
+def linked(paging: Pagination, page_url: Callable[[int], str]) -> Pagination:
+    """`paging` with the URLs of its next and previous pages."""
+    numbers = PageNumbers.of(paging.page, paging.total_pages)
+    return msgspec.structs.replace(
+        paging,
+        next=None if numbers.next is None else page_url(numbers.next),
+        prev=None if numbers.prev is None else page_url(numbers.prev),
     )
 
 

@@ -1,0 +1,90 @@
+"""GETs of the registry's routes, answered by the same `Routes.answer` Litestar's handlers run,
+without Litestar's router and per-request handler machinery in between: that machinery costs
+as much as a whole computed answer (docs/performance.md), and the registry already names every
+route. Anything else (another method, a path that is not exactly one of the registry's, a
+mounted root path) goes on to Litestar, which serves every route too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from litestar import Request
+from litestar._asgi.utils import is_valid_host
+from litestar.response.base import ASGIResponse
+
+from schooldata.application.operations.declaration import Entry
+from schooldata.application.operations.registry import REGISTRY
+from schooldata.entrypoints.rest.errors import unexpected_response
+from schooldata.entrypoints.rest.routes import Routes, negotiates
+from schooldata.entrypoints.rest.transport import ASGIApp, Receive, Scope, Send
+
+_SEGMENT = re.compile(r"\\\{([a-z_]+)\\\}")
+
+
+class _Route:
+    __slots__ = ("entry", "tabular", "template")
+
+    def __init__(self, entry: Entry, path: str) -> None:
+        self.entry = entry
+        self.template = path  # as Litestar names the route (metrics, access log)
+        self.tabular = negotiates(entry)
+
+
+class RegistryGets:
+    def __init__(self, routes: Routes, app: ASGIApp) -> None:
+        self._routes = routes
+        self._app = app
+        self._static: dict[str, _Route | None] = {}  # None: the path has no GET
+        self._templated: list[tuple[re.Pattern[str], _Route]] = []
+        # A segment that is a literal somewhere in the registry is never taken for a `{urn}`
+        # here: which route Litestar's trie picks then is Litestar's to say.
+        self._literals = {s for (_, path), _ in REGISTRY.entries() for s in path.split("/")}
+        for (method, path), entry in REGISTRY.entries():
+            if "{" not in path:
+                if method == "GET" or path not in self._static:
+                    self._static[path] = _Route(entry, path) if method == "GET" else None
+            elif method == "GET":  # each `{name}` is one whole segment, as `{name:str}`
+                pattern = _SEGMENT.sub(r"(?P<\1>[^/]+)", re.escape(path))
+                self._templated.append((re.compile(pattern), _Route(entry, path)))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if _plain_get(scope):
+            found = self._match(scope["path"])
+            if found is not None:
+                route, params = found
+                scope["path_params"] = params
+                scope["path_template"] = route.template
+                response = await self._answer(route, Request(scope, receive))  # type: ignore[arg-type]
+                await response(scope, receive, send)  # type: ignore[arg-type]
+                return
+        await self._app(scope, receive, send)
+
+    def _match(self, path: str) -> tuple[_Route, dict[str, str]] | None:
+        if path in self._static:
+            route = self._static[path]
+            return None if route is None else (route, {})
+        for pattern, templated in self._templated:
+            if (matched := pattern.fullmatch(path)) is not None:
+                params = matched.groupdict()
+                if self._literals.isdisjoint(params.values()):
+                    return templated, params
+                return None
+        return None
+
+    async def _answer(self, route: _Route, request: Request[Any, Any, Any]) -> ASGIResponse:
+        try:
+            return await self._routes.answer(route.entry, request, None, tabular=route.tabular)
+        except Exception as error:  # as Litestar's exception handler would answer it
+            return unexpected_response(request, error).to_asgi_response(None, request)
+
+
+def _plain_get(scope: Scope) -> bool:
+    """A GET Litestar would route by its path alone: no mounted root path, a valid Host."""
+    if scope["type"] != "http" or scope["method"] != "GET" or scope.get("root_path"):
+        return False
+    for name, value in scope["headers"]:
+        if name == b"host":
+            return is_valid_host(value)
+    return True
