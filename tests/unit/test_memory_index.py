@@ -149,3 +149,54 @@ def test_a_school_exactly_on_the_radius_is_within_it_on_the_grid_as_in_the_domai
     assert edge.urn in {h.school.urn for h in evaluate(query, DENSE_INDEX.ordered).hits} or (
         answer.total > 25
     )
+
+
+_WORDS = ["st", "mary", "marys", "marylebone", "school", "sch", "academy", "oak", "oaks", "c"]
+
+
+def _named_school(urn: int, words: list[str], authority: str) -> School:
+    return School(
+        urn=Urn(urn),
+        name=" ".join(words),
+        la_code="201",
+        la_name=authority,
+        gias_phase=GiasPhase.PRIMARY,
+        type_name="Academy converter",
+    )
+
+
+# Many names built from a few words that prefix one another, so whole-name, name-start, phrase
+# and per-token relevance classes all occur and tie.
+named_schools = st.lists(
+    st.tuples(
+        st.integers(min_value=100_000, max_value=999_999),
+        st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4),
+        st.sampled_from(["Westminster", "Oakham", "St Albans"]),
+    ),
+    min_size=1,
+    max_size=80,
+    unique_by=lambda t: t[0],
+)
+texts = (
+    st.lists(
+        st.sampled_from([*_WORDS, "m", "ma", "o", "s", "west", "academ"]), min_size=1, max_size=3
+    )
+    .map(" ".join)
+    .filter(lambda text: len(text) >= 2)
+    .map(TextQuery.parse)
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    named_schools,
+    texts,
+    st.integers(min_value=0, max_value=30),
+    st.integers(min_value=1, max_value=40),
+)
+def test_relevance_pages_over_colliding_names_equal_evaluating_every_school(
+    listed: list[tuple[int, list[str], str]], text: TextQuery, offset: int, limit: int
+) -> None:
+    schools = [_named_school(urn, words, authority) for urn, words, authority in listed]
+    query = SchoolQuery(text=text, offset=offset, limit=limit)
+    assert SchoolIndex(schools).answer(query) == evaluate(query, schools)

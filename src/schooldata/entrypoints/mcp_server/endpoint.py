@@ -39,6 +39,7 @@ from schooldata.entrypoints.mcp_server.auth import (
 )
 from schooldata.entrypoints.mcp_server.direct import DirectCalls
 from schooldata.entrypoints.mcp_server.server import SUPPORTED_VERSIONS
+from schooldata.entrypoints.scope import base_url_of
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -52,15 +53,6 @@ class SessionSource(Protocol):
 
     @property
     def manager(self) -> StreamableHTTPSessionManager | None: ...
-
-
-def base_url_of(scope: Scope) -> str:
-    """As REST derives it when no base URL is configured: scheme, Host, root path."""
-    host = header(scope, b"host")
-    if host is None:
-        server = scope.get("server") or ("localhost", None)
-        host = server[0] if server[1] in (None, 80, 443) else f"{server[0]}:{server[1]}"
-    return f"{scope.get('scheme', 'http')}://{host}{scope.get('root_path', '')}".rstrip("/")
 
 
 class McpEndpoint:

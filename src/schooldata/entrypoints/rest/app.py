@@ -55,7 +55,7 @@ def create_litestar(
             try:
                 await anyio.to_thread.run_sync(routes.identify, request)
             except Refused as refused:
-                return routes.refused(request, refused, {})
+                return routes.refused(request, refused, {}).asgi()
         return ASGIResponse(body=document, media_type=MediaType.JSON)
 
     async def check_options(request: Request[Any, Any, Any]) -> Response[bytes] | None:

@@ -12,7 +12,6 @@ from typing import Any
 
 from litestar import Request
 from litestar._asgi.utils import is_valid_host
-from litestar.response.base import ASGIResponse
 
 from schooldata.application.operations.declaration import Entry
 from schooldata.application.operations.registry import REGISTRY
@@ -56,8 +55,7 @@ class RegistryGets:
                 route, params = found
                 scope["path_params"] = params
                 scope["path_template"] = route.template
-                response = await self._answer(route, Request(scope, receive))  # type: ignore[arg-type]
-                await response(scope, receive, send)  # type: ignore[arg-type]
+                await self._answer(route, Request(scope, receive), send)  # type: ignore[arg-type]
                 return
         await self._app(scope, receive, send)
 
@@ -73,11 +71,14 @@ class RegistryGets:
                 return None
         return None
 
-    async def _answer(self, route: _Route, request: Request[Any, Any, Any]) -> ASGIResponse:
+    async def _answer(self, route: _Route, request: Request[Any, Any, Any], send: Send) -> None:
         try:
-            return await self._routes.answer(route.entry, request, None, tabular=route.tabular)
+            reply = await self._routes.answer(route.entry, request, None, tabular=route.tabular)
         except Exception as error:  # as Litestar's exception handler would answer it
-            return unexpected_response(request, error).to_asgi_response(None, request)
+            response = unexpected_response(request, error).to_asgi_response(None, request)
+            await response(request.scope, request.receive, send)  # type: ignore[arg-type]
+            return
+        await reply.send(send)
 
 
 def _plain_get(scope: Scope) -> bool:

@@ -1,8 +1,9 @@
-"""The pipeline's answers and refusals as Litestar responses: statuses, headers, bodies.
+"""The pipeline's answers and refusals as HTTP: statuses, headers, bodies.
 
-Both are Litestar's low-level `ASGIResponse`, built from bytes and encoded headers: a route
-returns it as it is, where a `Response` would be converted to one on every request (about half
-of a small answer's cost in Litestar, measured in docs/performance.md).
+A `Reply` is bytes and encoded headers: the registry's GETs send it as it is (`dispatch`), a
+Litestar handler hands it over as Litestar's low-level `ASGIResponse`; a `Response` would be
+converted on every request (about half of a small answer's cost in Litestar, measured in
+docs/performance.md).
 """
 
 from __future__ import annotations
@@ -16,12 +17,40 @@ from litestar.response.base import ASGIResponse
 from schooldata.application.pipeline import Outcome, Refused
 from schooldata.domain.keys import AuthenticationFailed
 from schooldata.entrypoints.refusals import error_body, status_of
+from schooldata.entrypoints.rest.transport import Send
 
-# A list answer as CSV: RFC 4180 rows in UTF-8 (Litestar adds `; charset=utf-8` to text/*).
-CSV_MEDIA_TYPE = "text/csv"
+# A list answer as CSV: RFC 4180 rows in UTF-8.
+CSV_MEDIA_TYPE = "text/csv; charset=utf-8"
 NO_STORE = {"Cache-Control": "no-store"}
 AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="schooldata"'}
 JSON = "application/json"
+
+
+class Reply:
+    """A whole HTTP answer, its headers encoded (content type and length included)."""
+
+    __slots__ = ("body", "headers", "status")
+
+    def __init__(
+        self, status: int, body: bytes, media_type: str, headers: Mapping[str, str] | None
+    ) -> None:
+        self.status = status
+        self.body = body
+        self.headers = [
+            (b"content-type", media_type.encode()),
+            (b"content-length", b"%d" % len(body)),
+        ]
+        if headers:
+            self.headers += [(k.lower().encode(), v.encode("latin-1")) for k, v in headers.items()]
+
+    async def send(self, send: Send) -> None:
+        await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
+        await send({"type": "http.response.body", "body": self.body})
+
+    def asgi(self) -> ASGIResponse:
+        """As a Litestar route handler answers."""
+        headers = [(k.decode(), v.decode("latin-1")) for k, v in self.headers]
+        return ASGIResponse(body=self.body, status_code=self.status, headers=headers)
 
 
 def success_response(
@@ -30,21 +59,22 @@ def success_response(
     headers: Mapping[str, str] | None = None,
     *,
     media_type: str = JSON,
-) -> ASGIResponse:
+) -> Reply:
     """`body` is the answer already encoded (JSON, or a list's CSV)."""
-    extra = dict(headers or {})
     if outcome.keyed:
+        extra = dict(headers or {})
         if outcome.reading is not None:
             extra.update(outcome.reading.headers())
         extra.update(NO_STORE)
-    return ASGIResponse(body=body, media_type=media_type, status_code=200, headers=extra or None)
+        headers = extra
+    return Reply(200, body, media_type, headers)
 
 
 def refusal_response(
     refused: Refused, *, request_id: str, headers: Mapping[str, str] | None = None
-) -> ASGIResponse:
+) -> Reply:
     status, body, extra = _refusal(refused, request_id=request_id, headers=headers)
-    return ASGIResponse(body=body, media_type=JSON, status_code=status, headers=extra or None)
+    return Reply(status, body, JSON, extra)
 
 
 def refusal_as_response(refused: Refused, *, request_id: str) -> Response[bytes]:

@@ -32,12 +32,14 @@ from schooldata.domain.errors import DomainError, NotAcceptable
 from schooldata.domain.keys import AuthenticationFailed, single_header_value
 from schooldata.entrypoints import answers
 from schooldata.entrypoints.rest import links, negotiation
+from schooldata.entrypoints.scope import base_url_of
 from schooldata.entrypoints.rest.bodies import json_body
 from schooldata.entrypoints.rest.edge import KEY_PREFIX_KEY
 from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY, request_id_of
 from schooldata.entrypoints.rest.query import parse_query
 from schooldata.entrypoints.rest.responses import (
     CSV_MEDIA_TYPE,
+    Reply,
     refusal_response,
     success_response,
 )
@@ -108,7 +110,7 @@ class Routes:
         self._base_url = base_url.rstrip("/") if base_url else None
 
     def base_url(self, request: Request[Any, Any, Any]) -> str:
-        return self._base_url or str(request.base_url).rstrip("/")
+        return self._base_url or base_url_of(request.scope)
 
     async def answer(
         self,
@@ -117,7 +119,7 @@ class Routes:
         body: bytes | None,
         *,
         tabular: bool = False,
-    ) -> ASGIResponse:
+    ) -> Reply:
         """Runs the pipeline on the event loop when everything it reads answers from memory,
         else (`WouldBlock`, nothing counted yet) on a worker thread. `tabular`: the entry's
         answers are tables, so the client's `Accept` chooses JSON or CSV."""
@@ -161,7 +163,7 @@ class Routes:
         outcome: Outcome,
         headers: dict[str, str],
         media_type: str,
-    ) -> ASGIResponse:
+    ) -> Reply:
         """The outcome in the representation chosen, with its page links when it is a page."""
         base = self.base_url(request)
         result = answers.shown(outcome, base_url=base)
@@ -182,7 +184,7 @@ class Routes:
 
     def refused(
         self, request: Request[Any, Any, Any], refused: Refused, headers: dict[str, str]
-    ) -> ASGIResponse:
+    ) -> Reply:
         self.mark(request, refused)
         return refusal_response(refused, request_id=request_id_of(request), headers=headers)
 
@@ -220,13 +222,13 @@ class Routes:
         if takes_body:
 
             async def with_body(request: Request[Any, Any, Any], body: RawBody) -> ASGIResponse:
-                return await answer(entry, request, body)
+                return (await answer(entry, request, body)).asgi()
 
             handler: Callable[..., Awaitable[ASGIResponse]] = with_body
         else:
 
             async def without_body(request: Request[Any, Any, Any]) -> ASGIResponse:
-                return await answer(entry, request, None)
+                return (await answer(entry, request, None)).asgi()
 
             handler = without_body
         return route(litestar_path, http_method=[HttpMethod(method)], name=name, status_code=200)(

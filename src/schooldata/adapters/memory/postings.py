@@ -1,0 +1,67 @@
+"""Token -> URN-value posting sets, with memoised prefix unions kept within one budget."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+
+# Memoised unions of posting sets (per prefix) and bonus sets (per query), kept between
+# queries up to this many URNs in all (about 40 MB at most), then dropped and rebuilt.
+CACHE_BUDGET_URNS = 1_000_000
+IntSet = set[int] | frozenset[int]
+EMPTY: frozenset[int] = frozenset()
+
+
+class Postings:
+    """Token -> URN values, with memoised unions over every token that starts with a prefix."""
+
+    def __init__(self, postings: dict[str, set[int]], cache: Budget) -> None:
+        self._postings = postings  # never changed after the index is built
+        self._vocabulary = sorted(postings)
+        self._unions: dict[str, frozenset[int]] = {}
+        self._cache = cache
+
+    def exact(self, token: str) -> IntSet:
+        return self._postings.get(token, EMPTY)
+
+    def with_prefix(self, prefix: str) -> IntSet:
+        cached = self._unions.get(prefix)
+        if cached is not None:
+            return cached
+        start = bisect.bisect_left(self._vocabulary, prefix)
+        found: list[set[int]] = []
+        for token in self._vocabulary[start:]:
+            if not token.startswith(prefix):
+                break
+            found.append(self._postings[token])
+        if not found:
+            return EMPTY
+        if len(found) == 1:
+            return found[0]
+        union = frozenset().union(*found)
+        if self._cache.admit(len(union)):
+            self._unions[prefix] = union
+        return union
+
+    def forget(self) -> None:
+        self._unions.clear()
+
+
+class Budget:
+    """How many URNs the memoised sets hold; past the budget every memo is dropped (a data
+    change builds a new index anyway, so nothing here is ever stale)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+        self.on_full: list[Callable[[], None]] = []
+
+    def admit(self, size: int) -> bool:
+        if size > self.limit:
+            return False
+        if self.used + size > self.limit:
+            for forget in self.on_full:
+                forget()
+            self.used = 0
+        self.used += size
+        return True
