@@ -37,6 +37,7 @@ from schooldata.settings import Settings, SettingsError, load_settings
 
 if TYPE_CHECKING:
     from schooldata.adapters.sql.store import SqlStore
+    from schooldata.entrypoints.observability.otel import Tracing
 
 TEST_SECRET = b"schooldata-test-secret-not-for-production-use"
 EVERY_PORT = frozenset(Port)
@@ -257,8 +258,10 @@ def database_path(settings: Settings) -> Path | None:
     return settings.demo_database_path if settings.uses_embedded_demo else None
 
 
-def build_asgi(app: Application, settings: Settings) -> Any:
-    """REST and MCP on one server: the composition root mounts MCP into the REST app."""
+def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None = None) -> Any:
+    """REST and MCP on one server: the composition root mounts MCP into the REST app.
+    With `tracing` (see `observability.tracing`) every HTTP request, database statement and
+    Redis command is traced; without it nothing of OpenTelemetry is wrapped around anything."""
     from schooldata.entrypoints.mcp_server.mount import build_mount
     from schooldata.entrypoints.observability.metrics import Metrics
     from schooldata.entrypoints.rest.app import create_app
@@ -271,15 +274,32 @@ def build_asgi(app: Application, settings: Settings) -> Any:
         on_tool_call=lambda tool, outcome: metrics.mcp_call(tool, outcome=outcome),
         observer=metrics,
     )
-    return create_app(
+    lifespan = [*mount.lifespan, _quota_given_back_at_shutdown(app)]
+    if tracing is not None:
+        lifespan.append(tracing.lifespan)
+    asgi = create_app(
         app,
         base_url=settings.base_url,
         extra_route_handlers=mount.route_handlers,
-        lifespan=[*mount.lifespan, _quota_given_back_at_shutdown(app)],
+        lifespan=lifespan,
         max_body_bytes=settings.max_body_bytes,
         metrics=metrics,
         cors_origins=settings.cors_origins,
     )
+    if tracing is None:
+        return asgi
+    return _traced(asgi, app, settings, tracing)
+
+
+def _traced(asgi: Any, app: Application, settings: Settings, tracing: Tracing) -> Any:
+    from schooldata.entrypoints.rest.transport import REQUEST_ID_KEY
+
+    engine = getattr(app.ports.store, "engine", None)
+    if engine is not None:
+        tracing.database(engine)
+    if settings.redis_url:
+        tracing.redis()
+    return tracing.asgi(asgi, request_id_key=REQUEST_ID_KEY)
 
 
 def _quota_given_back_at_shutdown(app: Application) -> Any:
@@ -303,14 +323,16 @@ def _quota_given_back_at_shutdown(app: Application) -> Any:
 def asgi_from_environment() -> Any:
     """Factory for ASGI servers (`granian --interface asgi --factory ...`, `uvicorn --factory ...`);
     every worker process builds its own application from the same environment, without
-    touching the database (see `assemble`: migrate first, `schooldata db upgrade`)."""
+    touching the database (see `assemble`: migrate first, `schooldata db upgrade`), and its
+    own tracing when the OTEL_* variables ask for it (after the fork: exporters run threads)."""
     from schooldata.adapters.server import raise_open_file_limit
     from schooldata.entrypoints.observability.logs import configure_logging
+    from schooldata.entrypoints.observability.tracing import start_tracing
 
     settings = load_settings()
     configure_logging(settings.log_format)
     raise_open_file_limit()
-    return build_asgi(assemble(settings), settings)
+    return build_asgi(assemble(settings), settings, tracing=start_tracing(os.environ))
 
 
 def serve(settings: Settings, *, create_database: bool = True) -> None:
@@ -320,12 +342,12 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
     unreachable at start stops `serve` with a clear message. Workers never touch it to start
     (`assemble`), so one respawned during an outage serves 503s, not a crash loop that
     would take granian down with it."""
-    from granian import Granian
-    from granian.constants import Interfaces, Loops
-    from granian.log import LogLevels
-
-    from schooldata.adapters.server import granian_connection_options, raise_open_file_limit
+    from schooldata.adapters.server import raise_open_file_limit
     from schooldata.entrypoints.observability.logs import configure_logging
+    from schooldata.entrypoints.observability.metrics_directory import (
+        DIRECTORY_VARIABLE,
+        prepare_metrics_directory,
+    )
 
     configure_logging(settings.log_format)
     # Migrations and the demo build happen once, here, not per worker; this process's
@@ -340,8 +362,27 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
             close_snapshot()
         store.close()
     os.environ.update(_settings_environment(settings))
+    # One set of metrics for the whole server: every worker counts in this directory and a
+    # scrape of any of them adds them all up. Set before anything imports prometheus_client.
+    metrics = prepare_metrics_directory(
+        settings.home, configured=os.environ.get(DIRECTORY_VARIABLE)
+    )
+    os.environ[DIRECTORY_VARIABLE] = str(metrics.path)
     # Workers are forked from this process and inherit the raised limit.
     open_files = raise_open_file_limit()
+    try:
+        _granian(settings, open_files)
+    finally:
+        metrics.remove()
+
+
+def _granian(settings: Settings, open_files: int) -> None:
+    from granian import Granian
+    from granian.constants import Interfaces, Loops
+    from granian.log import LogLevels
+
+    from schooldata.adapters.server import granian_connection_options
+
     Granian(
         "schooldata.bootstrap:asgi_from_environment",
         factory=True,

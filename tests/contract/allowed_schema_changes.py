@@ -29,7 +29,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from schooldata.entrypoints.wire.envelope import ERROR_CODES, REQUEST_ID_PATTERN
-from schooldata.entrypoints.wire.records import SchoolProfile
+from schooldata.entrypoints.wire.records import SchoolProfile, SchoolRecord
 
 ANY = object()
 SOURCE_ADDED = ["attribution", "dataset", "extract_date", "synthetic"]
@@ -70,6 +70,13 @@ INSPECTION_ALL = sorted(
     ]
 )
 LINK = ["established", "link_type", "name", "urn"]
+# The open record: the contract's table (what the hand-written schemas listed), then every
+# other publicly licensed field, `url`, and `synthetic` (sent only on the bundled demo's
+# records: true, so a client can tell an invented school from a real one).
+RECORD_TABLE = ["urn", "name", "postcode", "town", "phase", "type", "svcScore"]
+RECORD_TABLE += ["scoreSuppressed", "scoreSuppressedReason"]
+RECORD_ADDED = sorted(set(SchoolRecord.__struct_encode_fields__) - set(RECORD_TABLE))
+assert {"url", "synthetic"} <= set(RECORD_ADDED)
 # The profile: every commercially licensed field (from the licensing registry), its links,
 # resources and url; all always sent but `score_suppressed_reason`.
 PROFILE = sorted(SchoolProfile.__struct_encode_fields__)
@@ -252,16 +259,20 @@ ALLOWED: tuple[Allowed, ...] = (
             where,
             "properties",
             "OpenAPI: the open SchoolRecord describes every publicly licensed field (its "
-            "required list stays the contract's).",
+            "required list stays the contract's), its url, and `synthetic` (true on the demo's "
+            "records only).",
             before=[],
+            after=RECORD_ADDED,
         )
         for where in ("GET /api/get-school 200", "GET /api/v1/schools/{urn} 200|oneOf[0]")
     ),
     Allowed(
         "get_school output|anyOf[0]",
         "properties",
-        "MCP: the public record describes every publicly licensed field.",
+        "MCP: the public record describes every publicly licensed field, its url and "
+        "`synthetic` (true on the demo's records only).",
         before=[],
+        after=RECORD_ADDED,
     ),
     Allowed(
         "search_schools output|anyOf[0].results",

@@ -2,9 +2,11 @@
 order, same nulls, same optional keys present or absent (`baseline/answers.json` was captured
 from them on the rich dataset before the output shapes became declared Structs).
 
-Additive v1 features since (issue 23) are named here, each checked where it appears: the page
-links `meta.pagination.next`/`prev` (last in `pagination`; null in these answers, which have
-no request URL to page by), and the cases of the bulk lookup, which had no renderer then."""
+Additive v1 features since are named here, each checked where it appears: the page links
+`meta.pagination.next`/`prev` (issue 23: last in `pagination`; null in these answers, which
+have no request URL to page by), the cases of the bulk lookup, which had no renderer then, and
+the open record's `"synthetic": true` (issue 24: its last key) when the data is invented, as
+the rich dataset's register is."""
 
 from __future__ import annotations
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
+import gc
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ from litestar.testing import TestClient
 from tests.conftest import issue_key
 from tests.e2e.test_mcp_support import McpHttp, served
 from tests.support.dataset import build_store
+from tests.support.exposition import samples, series
 
 from schooldata.application.operations.declaration import Entry
 from schooldata.application.operations.registry import REGISTRY
@@ -22,11 +24,6 @@ from schooldata.bootstrap import bootstrap_memory
 from schooldata.entrypoints.observability.metrics import MAX_SERIES_PER_FAMILY, Metrics
 from schooldata.entrypoints.rest.app import create_app
 
-SAMPLE = re.compile(
-    r"^(?P<name>[a-zA-Z_:][a-zA-Z0-9_:]*)"
-    r'(?P<labels>\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*\})?'
-    r" (?P<value>-?[0-9.e+-]+|\+Inf|NaN)$"
-)
 NOW = dt.datetime(2025, 6, 1, 12, 0, 0, tzinfo=dt.UTC)
 
 
@@ -52,20 +49,14 @@ def observed(fixed_app: Application, metrics: Metrics) -> Iterator[TestClient]: 
         yield client
 
 
-def samples(text: str) -> dict[str, float]:
-    """`name{labels}` -> value, checking every line is valid exposition text."""
-    found: dict[str, float] = {}
-    for line in text.splitlines():
-        if line.startswith("# HELP ") or line.startswith("# TYPE "):
-            continue
-        match = SAMPLE.match(line)
-        assert match, f"not exposition format: {line!r}"
-        found[match["name"] + (match["labels"] or "")] = float(match["value"])
-    return found
-
-
-def test_metrics_are_prometheus_text(observed: TestClient) -> None:
+def test_metrics_are_prometheus_text(
+    observed: TestClient, fixed_app: Application, metrics: Metrics
+) -> None:
     observed.get("/api/v1/search?query=st%20mary")
+    key = issue_key(fixed_app)  # developer: 5 requests per second; the clock stands still
+    for _ in range(6):
+        observed.get("/api/v1/meta", headers={"Authorization": f"Bearer {key}"})
+    metrics.mcp_call("search_schools")
     response = observed.get("/metrics")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/plain; version=0.0.4")
@@ -80,9 +71,23 @@ def test_metrics_are_prometheus_text(observed: TestClient) -> None:
         ("schooldata_mcp_calls_total", "counter"),
     ):
         assert f"# TYPE {family} {kind}\n" in text
+    assert "# TYPE schooldata_http_requests_in_progress gauge\n" in text
     values = samples(text)
-    assert values['schooldata_build_info{version="0.1.0"}'] == 1
-    assert values['schooldata_dataset_rows{dataset="gias_establishments"}'] > 0
+    assert values[series("schooldata_build_info", version="0.1.0")] == 1
+    assert values[series("schooldata_http_requests_in_progress")] == 1, "the scrape itself"
+    assert values[series("schooldata_dataset_rows", dataset="gias_establishments")] > 0
+    # The standard process and Python families, of the process that answered.
+    assert values[series("process_start_time_seconds")] > 0
+    assert values[series("process_resident_memory_bytes")] > 0
+    assert any(name == "python_info" for name, _ in values)
+    assert any(name == "python_gc_collections_total" for name, _ in values)
+
+
+def test_a_family_appears_once_it_has_a_series(metrics: Metrics) -> None:
+    """As in prometheus_client's multiprocess mode: the files hold series, not families."""
+    assert "schooldata_mcp_calls_total" not in metrics.render()
+    metrics.mcp_call("search_schools")
+    assert "# TYPE schooldata_mcp_calls_total counter" in metrics.render()
 
 
 def test_requests_are_counted_by_route_template_status_and_tier(
@@ -96,18 +101,19 @@ def test_requests_are_counted_by_route_template_status_and_tier(
     observed.get("/api/v1/meta")
     observed.get("/no/such/route")
     values = samples(observed.get("/metrics").text)
-    route = 'route="/api/v1/schools/{urn}",method="GET"'
-    assert values[f'schooldata_http_requests_total{{{route},status="200",tier="public"}}'] == 2
-    assert values[f'schooldata_http_requests_total{{{route},status="404",tier="public"}}'] == 1
-    assert values[f'schooldata_http_requests_total{{{route},status="200",tier="commercial"}}'] == 1
-    meta = 'route="/api/v1/meta",method="GET",status="401",tier="commercial"'
-    assert values[f"schooldata_http_requests_total{{{meta}}}"] == 1
-    unmatched = 'route="(unmatched)",method="GET",status="404",tier="public"'
-    assert values[f"schooldata_http_requests_total{{{unmatched}}}"] == 1
-    histogram = 'schooldata_http_request_duration_seconds_count{route="/api/v1/schools/{urn}",tier="public"}'
-    assert values[histogram] == 3
-    bucket = 'schooldata_http_request_duration_seconds_bucket{route="/api/v1/schools/{urn}",tier="public",le="+Inf"}'
-    assert values[bucket] == 3
+    requests = "schooldata_http_requests_total"
+    record = {"route": "/api/v1/schools/{urn}", "method": "GET"}
+    assert values[series(requests, **record, status="200", tier="public")] == 2
+    assert values[series(requests, **record, status="404", tier="public")] == 1
+    assert values[series(requests, **record, status="200", tier="commercial")] == 1
+    meta = {"route": "/api/v1/meta", "method": "GET", "status": "401", "tier": "commercial"}
+    assert values[series(requests, **meta)] == 1
+    unmatched = {"route": "(unmatched)", "method": "GET", "status": "404", "tier": "public"}
+    assert values[series(requests, **unmatched)] == 1
+    latency = "schooldata_http_request_duration_seconds"
+    public = {"route": "/api/v1/schools/{urn}", "tier": "public"}
+    assert values[series(f"{latency}_count", **public)] == 3
+    assert values[series(f"{latency}_bucket", **public, le="+Inf")] == 3
 
 
 def test_metered_calls_and_rate_limit_rejections_are_counted(
@@ -183,9 +189,11 @@ def test_label_sets_are_bounded(metrics: Metrics) -> None:
     for n in range(MAX_SERIES_PER_FAMILY + 50):
         metrics.http_request(route=f"/r{n}", method="GET", status=200, tier="public", seconds=0.01)
     metrics.http_request(route="/x", method="BREW", status=200, tier="public", seconds=0.01)
-    text = metrics.render()
-    assert text.count("schooldata_http_requests_total{") == MAX_SERIES_PER_FAMILY + 1
-    assert 'route="other",method="other",status="other",tier="other"' in text
+    values = samples(metrics.render())
+    requests = [key for key in values if key[0] == "schooldata_http_requests_total"]
+    assert len(requests) == MAX_SERIES_PER_FAMILY + 1
+    other = dict.fromkeys(("route", "method", "status", "tier"), "other")
+    assert values[series("schooldata_http_requests_total", **other)] == 51
 
 
 def test_every_mcp_tool_call_is_counted_by_tool_and_outcome_replayed_ones_too(
@@ -202,6 +210,40 @@ def test_every_mcp_tool_call_is_counted_by_tool_and_outcome_replayed_ones_too(
         assert mcp.modern("tools/call", {"name": "no_such_tool", "arguments": {}}).status_code
         text = client.get("/metrics").text
     found = samples(text)
-    assert found['schooldata_mcp_calls_total{tool="search_schools",outcome="ok"}'] == 4
-    assert found['schooldata_mcp_calls_total{tool="get_school",outcome="error"}'] == 1
-    assert found['schooldata_mcp_calls_total{tool="unknown",outcome="rejected"}'] == 1
+    calls = "schooldata_mcp_calls_total"
+    assert found[series(calls, tool="search_schools", outcome="ok")] == 4
+    assert found[series(calls, tool="get_school", outcome="error")] == 1
+    assert found[series(calls, tool="unknown", outcome="rejected")] == 1
+
+
+def test_a_process_counting_alone_keeps_its_files_in_a_directory_removed_with_them() -> None:
+    metrics = Metrics()
+    directory = metrics.directory
+    metrics.http_request(route="/x", method="GET", status=200, tier="public", seconds=0.01)
+    assert sorted(p.name.split("_")[0] for p in directory.iterdir()) == [
+        "counter",
+        "gauge",
+        "histogram",
+    ]
+    del metrics
+    gc.collect()
+    assert not directory.exists()
+
+
+def test_every_call_of_every_thread_is_counted(metrics: Metrics) -> None:
+    def work() -> None:
+        for _ in range(500):
+            metrics.metered(face="rest", feature="meta")
+            metrics.request_started()
+            metrics.http_request(route="/r", method="GET", status=200, tier="public", seconds=0.02)
+            metrics.request_finished()
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert metrics.value("schooldata_metered_calls_total", face="rest", feature="meta") == 4000
+    requests = {"route": "/r", "method": "GET", "status": "200", "tier": "public"}
+    assert metrics.value("schooldata_http_requests_total", **requests) == 4000
+    assert metrics.value("schooldata_http_requests_in_progress") == 0

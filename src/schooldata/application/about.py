@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from attrs import frozen
 
 from schooldata.application.paging import Page, PageRequest
@@ -9,6 +11,7 @@ from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.licensing import SCHOOL_FIELDS, Exclusion, Licence
 from schooldata.domain.plans import PlanCatalogue
 from schooldata.ports.datasets import DatasetRegistry
+from schooldata.ports.keys import WouldBlock
 
 API_VERSION = "v1"
 DESCRIPTION_VERSION = "1.0.0"
@@ -71,9 +74,22 @@ class ServiceMeta:
 
 
 class About:
-    def __init__(self, *, datasets: DatasetRegistry, plans: PlanCatalogue) -> None:
+    def __init__(
+        self,
+        *,
+        datasets: DatasetRegistry,
+        plans: PlanCatalogue,
+        in_memory: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """`in_memory()`: whether the dataset list answers from memory right now (the
+        composition root knows), so a caller on an event loop may read it there. Once it
+        does it always will: the served snapshot is replaced by the next, never dropped."""
         self._datasets = datasets
         self._plans = plans
+        self._in_memory = in_memory
+        self._loaded = False  # in_memory() said so once
+        # The last dataset list read and whether it held synthetic data.
+        self._synthetic: tuple[list[DatasetRecord], bool] = ([], False)
 
     def meta(self) -> ServiceMeta:
         never = tuple(
@@ -91,9 +107,24 @@ class About:
             sources=tuple(self._datasets.current()),
         )
 
-    def serves_synthetic_data(self) -> bool:
-        """The data served includes invented records (the bundled demo): every face says so."""
-        return any(record.synthetic for record in self._datasets.current())
+    def serves_synthetic_data(self, *, wait: bool = True) -> bool:
+        """The data served includes invented records (the bundled demo): every face says so.
+
+        Decided once per dataset list, which changes only with the data version: the served
+        adapter keeps the list in memory (a copy of a dozen records, no I/O), and a list equal
+        to the last one read (the same records: compared by identity first) has the same
+        answer. With `wait=False` (a caller on an event loop) a list that is not in memory yet
+        raises `WouldBlock` rather than read the store; DataUnavailable as any read of it."""
+        if not wait and not self._loaded:
+            if not self._in_memory():
+                raise WouldBlock()
+            self._loaded = True
+        records = self._datasets.current()
+        last, answer = self._synthetic
+        if records != last:
+            answer = any(record.synthetic for record in records)
+            self._synthetic = (list(records), answer)  # (a copy: the port may reuse its list)
+        return answer
 
     def freshness(self) -> list[Freshness]:
         sources = {check.dataset: check for check in self._datasets.sources()}

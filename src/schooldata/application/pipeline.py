@@ -9,7 +9,8 @@ tier -> authenticate -> entitle -> validate -> meter -> run -> envelope.
 - Validation: unknown parameters (unless the face ignores them), then the use case's rules.
 - Metering (DECISIONS): REST meters a request that passed the rate limit even when its
   arguments are refused; MCP meters only a call whose arguments validated (`Face`).
-- Run, then the envelope's sources for keyed answers.
+- Run, then the envelope's sources for keyed answers; every outcome says whether the data
+  served is invented (the bundled demo).
 
 Every refusal is a `Refused` carrying the domain error, the tier whose error shape it takes,
 and the meter reading for the six headers. With `wait=False` a call that would wait on a
@@ -54,7 +55,7 @@ class Face:
 REST = Face("rest", meters_refusals=True, refuses_unknown_public=False)
 MCP = Face("mcp", meters_refusals=False, refuses_unknown_public=True)
 LOCAL = Face("cli", meters_refusals=False, refuses_unknown_public=True)
-LIBRARY = Face("library", meters_refusals=True, refuses_unknown_public=False)  # as REST
+LIBRARY = Face("library", meters_refusals=False, refuses_unknown_public=True)  # as the CLI
 
 
 @frozen(kw_only=True)
@@ -89,6 +90,7 @@ class Outcome:
     plan: Plan | None = None
     reading: MeterReading | None = None
     sources: tuple[DatasetRecord, ...] = ()
+    synthetic: bool = False  # served from invented data (the bundled demo)
 
     @property
     def keyed(self) -> bool:
@@ -169,7 +171,7 @@ class Pipeline:
             raise WouldBlock()
         if operation.public:
             checked = places if face.refuses_unknown_public else _LENIENT
-            return self._public(operation, arguments, checked)
+            return self._public(operation, arguments, checked, wait)
         assert caller is not None  # choose() refuses an anonymous caller a keyed operation
         return self._keyed(operation, caller, arguments, places, face, wait)
 
@@ -220,19 +222,21 @@ class Pipeline:
         operation: AnyOperation,
         arguments: Mapping[str, object],
         places: Mapping[str, Place] | None,
+        wait: bool,
     ) -> Outcome:
         try:
             args = Arguments(operation.by_name, arguments, None)
             if places is not _LENIENT:
                 reject_unknown(operation, arguments, places)
             request = operation.prepare(args)
+            synthetic = self._uses.about.serves_synthetic_data(wait=wait)
             result = self._run(operation, request)
         except DataUnavailable as error:
             failure = error if operation.unavailable is None else operation.unavailable()
             raise Refused(failure, keyed=False) from None
         except DomainError as error:
             raise Refused(error, keyed=False) from None
-        return Outcome(operation=operation, request=request, result=result)
+        return Outcome(operation=operation, request=request, result=result, synthetic=synthetic)
 
     # ------------------------------------------------------------------ keyed
 
@@ -277,6 +281,7 @@ class Pipeline:
             plan=plan,
             reading=reading,
             sources=sources,
+            synthetic=any(source.synthetic for source in sources),
         )
 
     def _run(self, operation: AnyOperation, request: Any) -> Any:

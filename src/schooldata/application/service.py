@@ -84,7 +84,11 @@ def build_application(
     school_data = SchoolData(
         schools=ports.schools, measures=ports.measures, inspections=ports.inspections
     )
-    about = About(datasets=ports.datasets, plans=plans)
+    about = About(
+        datasets=ports.datasets,
+        plans=plans,
+        in_memory=lambda: Port.DATASETS in nonblocking(),
+    )
     authenticate = Authenticate(keys=ports.keys, plans=plans, secret=key_secret)
     meter = Meter(rate=ports.rate, quota=ports.quota, clock=ports.clock)
     uses = _UseCases(search_schools, get_school, commercial, school_data, about)

@@ -54,12 +54,18 @@ class Table:
 class Output:
     """One operation's answer: the Struct of its body, and how its result fills it. `meta`
     is None for a public shape (the body is `data` itself), else the envelope's meta.
-    `table` None: the answer is one document, never a table (it stays JSON)."""
+    `table` None: the answer is one document, never a table (it stays JSON). `labelled`: how
+    a shape that can say so renders a result of synthetic data."""
 
     body: Any
     render: Render
     meta: type[Struct] | None = None
     table: Table | None = None
+    labelled: Render | None = None
+
+    def render_of(self, outcome: Outcome, base_url: str) -> Shown:
+        render = self.labelled if outcome.synthetic and self.labelled is not None else self.render
+        return render(outcome.result, base_url)
 
 
 def _public(body: Any, render: Render, table: Table | None = None) -> Output:
@@ -122,6 +128,10 @@ def _record(school: Any, base_url: str) -> Shown:
     return Shown(data=public.school_record(school, base_url=base_url))
 
 
+def _synthetic_record(school: Any, base_url: str) -> Shown:
+    return Shown(data=public.school_record(school, base_url=base_url, synthetic=True))
+
+
 def _profile(answer: Any, base_url: str) -> Shown:
     return Shown(data=commercial.profile(answer, base_url=base_url))
 
@@ -137,8 +147,8 @@ OUTPUTS: dict[str, Output] = {
         _search,
         Table(tables.SEARCH_COLUMNS, lambda response: response.results),
     ),
-    "getSchool": _public(SchoolRecord, _record),
-    "getSchoolLegacy": _public(SchoolRecord, _record),
+    "getSchool": Output(SchoolRecord, _record, labelled=_synthetic_record),
+    "getSchoolLegacy": Output(SchoolRecord, _record, labelled=_synthetic_record),
     "getMeta": _keyed(
         "ServiceAnswer", commercial.ServiceDocument, Meta, _document(commercial.meta_document)
     ),
@@ -203,7 +213,7 @@ _every_operation_has_an_output()
 
 
 def shown(outcome: Outcome, *, base_url: str) -> Shown:
-    return OUTPUTS[outcome.operation.name].render(outcome.result, base_url)
+    return OUTPUTS[outcome.operation.name].render_of(outcome, base_url)
 
 
 def shape(

@@ -1,26 +1,54 @@
-"""Metrics: counters and histograms in the Prometheus text exposition format (0.0.4).
+"""Metrics: one set for the whole server, in prometheus_client's multiprocess files.
 
 Every face reports here: the HTTP edge per request, the pipeline (as its `CallObserver`) for
 metered and limited calls, the MCP face per tool call. No label ever holds a key, a key prefix
 or an organisation: only route templates, statuses, tiers, faces, features, reasons and tool
 names, each from a bounded set of values.
+
+Each process writes its series to its own files in one directory (prometheus_client's
+multiprocess mode: `counter_<pid>.db`, `histogram_<pid>.db`, `gauge_livesum_<pid>.db`); a
+scrape of any process reads every file there (`MultiProcessCollector`) and answers the totals.
+Under `schooldata serve` the directory is the server's (`PROMETHEUS_MULTIPROC_DIR`, see
+`metrics_directory`), so any worker answers for all of them; without it (tests, one app in a
+thread) each `Metrics` keeps a private temporary one, removed with it.
+
+The values are written through prometheus_client's own file class (`MmapedDict`) by one
+object per series that holds its current value, one lock per update: its `Counter`/
+`Histogram` classes take a lock, check the pid and write once per value, which made a request
+cost about three times as much (docs/performance.md, "Metrics").
 """
 
 from __future__ import annotations
 
 import bisect
+import logging
+import os
 import re
+import shutil
+import tempfile
 import threading
-import time
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final
+import weakref
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Final
 
-import attrs
+from attrs import frozen
+from prometheus_client import (
+    CollectorRegistry,
+    GCCollector,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.metrics_core import GaugeMetricFamily, Metric
+from prometheus_client.mmap_dict import MmapedDict, mmap_key
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
+from prometheus_client.utils import floatToGoString
 
 from schooldata import __version__
+from schooldata.entrypoints.observability.metrics_directory import DIRECTORY_VARIABLE, alive
 
-# --------------------------------------------------------------------------------------------
-# Metrics: counters and histograms in the Prometheus text exposition format (0.0.4).
+log = logging.getLogger("schooldata.metrics")
 
 # Litestar appends `; charset=utf-8` to text/* media types.
 CONTENT_TYPE = "text/plain; version=0.0.4"
@@ -29,24 +57,55 @@ MAX_SERIES_PER_FAMILY = 1000
 OTHER = "other"
 METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _LABEL_VALUE = re.compile(r"^[A-Za-z0-9_.:/{}()\-]{1,100}$")
+_LIVE_GAUGE_FILE = re.compile(r"^gauge_live[a-z]+_(\d+)\.db$")
 
 Labels = tuple[tuple[str, str], ...]
+Family = Metric  # a family computed at scrape time (`gauge`), for `render(extra=...)`
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+@frozen
+class _Declared:
+    """A family as prometheus_client writes it: the file it lives in and its help text."""
+
+    name: str
+    file: str  # counter, histogram, gauge_livesum
+    help: str
+    labels: tuple[str, ...] = ()
 
 
-def _label_text(labels: Labels) -> str:
-    if not labels:
-        return ""
-    return "{" + ",".join(f'{name}="{_escape(value)}"' for name, value in labels) + "}"
-
-
-def _number(value: float) -> str:
-    if value == int(value) and abs(value) < 1e15:
-        return str(int(value))
-    return repr(float(value))
+REQUESTS = _Declared(
+    "schooldata_http_requests",
+    "counter",
+    "HTTP requests by route template, method, status and tier (public or commercial).",
+    ("method", "route", "status", "tier"),
+)
+LATENCY = _Declared(
+    "schooldata_http_request_duration_seconds",
+    "histogram",
+    "HTTP request latency in seconds by route template and tier.",
+    ("route", "tier"),
+)
+IN_PROGRESS = _Declared(
+    "schooldata_http_requests_in_progress", "gauge_livesum", "HTTP requests being answered now."
+)
+METERED = _Declared(
+    "schooldata_metered_calls",
+    "counter",
+    "Calls that consumed quota, by face (rest, mcp) and plan feature.",
+    ("face", "feature"),
+)
+LIMITED = _Declared(
+    "schooldata_limit_rejections",
+    "counter",
+    "Calls refused by the rate limit or the monthly quota, by face and reason.",
+    ("face", "reason"),
+)
+MCP_CALLS = _Declared(
+    "schooldata_mcp_calls",
+    "counter",
+    "MCP tools/call requests by tool and outcome.",
+    ("outcome", "tool"),
+)
 
 
 def bounded(value: str) -> str:
@@ -54,204 +113,218 @@ def bounded(value: str) -> str:
     return value if _LABEL_VALUE.fullmatch(value) else OTHER
 
 
-@attrs.define
-class _Histogram:
-    buckets: list[int]
-    total: float = 0.0
-    count: int = 0
+def gauge(name: str, help_text: str, samples: Iterable[tuple[Labels, float]]) -> Family:
+    """A gauge family computed at scrape time (e.g. dataset freshness): `render(extra=...)`."""
+    rows = list(samples)
+    names = [label for label, _ in rows[0][0]] if rows else []
+    family = GaugeMetricFamily(name, help_text, labels=names)
+    for labels, value in rows:
+        family.add_metric([v for _, v in labels], value)
+    return family
+
+
+class _Series:
+    """One series of this process: its value, and its place in the process's file."""
+
+    __slots__ = ("file", "key", "value")
+
+    def __init__(self, file: MmapedDict, key: str) -> None:
+        self.file = file
+        self.key = key
+        self.value: float = file.read_value(key)[0]  # type: ignore[no-untyped-call]
+
+    def add(self, amount: float) -> None:  # (the Metrics lock held)
+        self.value += amount
+        self.file.write_value(self.key, self.value, 0.0)  # type: ignore[no-untyped-call]
+
+
+class _RequestSeries:
+    """What one request of a label set updates: its count, its latency's sum and buckets."""
+
+    __slots__ = ("buckets", "count", "total")
+
+    def __init__(self, count: _Series, total: _Series, buckets: list[_Series]) -> None:
+        self.count = count
+        self.total = total
+        self.buckets = buckets
 
 
 class Metrics:
-    """The process's metrics. Thread-safe; cheap enough to call on every request.
+    """The server's metrics, as this process reports them. Thread-safe; cheap enough to call
+    on every request (bench/metrics_cost.py, docs/performance.md).
 
     The API the faces call:
-    - `http_request(route=, method=, status=, tier=, seconds=)`: the REST layer, per request.
-    - `metered_call(face=, feature=)`: a call that consumed quota (REST via `CountingMeter`;
-      MCP gets a `CountingMeter` too from the composition root, see `instrument`).
-    - `limit_rejected(face=, reason=)`: a 429 (`rate_limit_exceeded` or `quota_exceeded`).
+    - `http_request(route=, method=, status=, tier=, seconds=)`: the HTTP edge, per request,
+      with `request_started()`/`request_finished()` around it (the in-progress gauge);
+    - `metered(face=, feature=)` / `limited(face=, reason=)`: the pipeline's observer
+      (`ports.observer.CallObserver`): a call that consumed quota, a 429;
     - `mcp_call(tool, outcome=)`: an MCP `tools/call`, by tool and outcome (`ok`, `error`,
-      `rejected`, ...); the MCP face should pass only its known tool names (`unknown` else).
+      `rejected`); the MCP face passes only its known tool names (`unknown` else).
+    Reading: `render(extra=)` (the exposition text of `/metrics`), `value(...)` (tests).
 
-    Per process: with several worker processes each has its own counters (see
-    docs/operations.md).
+    One instance per process, made in the process that uses it (a server builds its app in
+    each worker): two in one process would write the same series of the same files.
     """
 
-    def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, directory: Path | None = None) -> None:
+        configured = os.environ.get(DIRECTORY_VARIABLE)
+        if directory is None and configured:
+            directory = Path(configured)
+        if directory is None:  # counting alone: a private directory, removed with this object
+            directory = Path(tempfile.mkdtemp(prefix="schooldata-metrics-"))
+            weakref.finalize(self, shutil.rmtree, directory, ignore_errors=True)
+        self._directory = directory
+        pid = os.getpid()
+        self._files = {
+            kind: MmapedDict(str(directory / f"{kind}_{pid}.db"))  # type: ignore[no-untyped-call]
+            for kind in ("counter", "histogram", "gauge_livesum")
+        }
         self._lock = threading.Lock()
-        self._counters: dict[str, dict[Labels, float]] = {}
-        self._histograms: dict[str, dict[Labels, _Histogram]] = {}
-        self._in_progress = 0
-        self._started = clock()
-        self._label_cache: dict[tuple[str, str, int, str], tuple[Labels, Labels]] = {}
-        self._metered_labels: dict[tuple[str, str], Labels] = {}
-        self._mcp_labels: dict[tuple[str, str], Labels] = {}
+        self._in_progress = self._series(IN_PROGRESS, IN_PROGRESS.name, ())
+        # Each distinct label set's series, made once (a bounded number: routes are
+        # templates, methods and tiers fixed sets, statuses few).
+        self._http: dict[tuple[str, str, int, str], _RequestSeries] = {}
+        self._counted: dict[tuple[_Declared, str, str], _Series] = {}
+        self._standard = CollectorRegistry()  # process_* and python_*: of this process
+        ProcessCollector(registry=self._standard)
+        PlatformCollector(registry=self._standard)
+        GCCollector(registry=self._standard)
+
+    @property
+    def directory(self) -> Path:
+        """Where this process's files are (the server's directory, or a private one)."""
+        return self._directory
 
     # ---- the faces' API ----------------------------------------------------------------
     def http_request(
         self, *, route: str, method: str, status: int, tier: str, seconds: float
     ) -> None:
-        labels, timing = self._http_labels(route, method, status, tier)
-        with self._lock:
-            self._add("schooldata_http_requests_total", labels, 1)
-            self._observe(
-                "schooldata_http_request_duration_seconds",
-                timing,
-                seconds,
-            )
-
-    def _http_labels(
-        self, route: str, method: str, status: int, tier: str
-    ) -> tuple[Labels, Labels]:
-        """The label sets of one request, built once per distinct combination (a bounded
-        number: routes are templates, methods and tiers fixed sets, statuses few)."""
         key = (route, method, status, tier)
-        cached = self._label_cache.get(key)
-        if cached is None:
-            upper = method.upper()
-            shown = upper if upper in METHODS else OTHER
-            cached = (
-                (("route", route), ("method", shown), ("status", str(status)), ("tier", tier)),
-                (("route", route), ("tier", tier)),
-            )
-            if len(self._label_cache) < 4 * MAX_SERIES_PER_FAMILY:
-                self._label_cache[key] = cached
-        return cached
-
-    def metered_call(self, *, face: str, feature: str) -> None:
-        labels = self._metered_labels.get((face, feature))
-        if labels is None:  # a few faces times a few features: built once each
-            labels = (("face", bounded(face)), ("feature", bounded(feature)))
-            if len(self._metered_labels) < MAX_SERIES_PER_FAMILY:
-                self._metered_labels[(face, feature)] = labels
+        series = self._http.get(key)
+        if series is None:
+            series = self._request_series(key)
+        bucket = series.buckets[bisect.bisect_left(LATENCY_BUCKETS, seconds)]
         with self._lock:
-            self._add("schooldata_metered_calls_total", labels, 1)
+            series.count.add(1.0)
+            series.total.add(seconds)
+            bucket.add(1.0)
 
-    # The pipeline's observer (ports.observer.CallObserver).
+    def _request_series(self, key: tuple[str, str, int, str]) -> _RequestSeries:
+        route, method, status, tier = key
+        with self._lock:
+            series = self._http.get(key)  # (another thread may have made it meanwhile)
+            if series is not None:
+                return series
+            if len(self._http) >= MAX_SERIES_PER_FAMILY:
+                route = method = shown_status = tier = OTHER
+            else:
+                upper = method.upper()
+                method = upper if upper in METHODS else OTHER
+                shown_status = str(status)
+            latency = LATENCY.name
+            series = _RequestSeries(
+                self._series(
+                    REQUESTS, f"{REQUESTS.name}_total", (method, route, shown_status, tier)
+                ),
+                self._series(LATENCY, f"{latency}_sum", (route, tier)),
+                [
+                    self._series(LATENCY, f"{latency}_bucket", (route, tier, _le(bound)))
+                    for bound in (*LATENCY_BUCKETS, float("inf"))
+                ],
+            )
+            if len(self._http) < MAX_SERIES_PER_FAMILY:
+                self._http[key] = series
+            return series
+
     def metered(self, *, face: str, feature: str) -> None:
-        self.metered_call(face=face, feature=feature)
+        """The pipeline's observer: one use of a plan's quota consumed by `face`."""
+        self._count(METERED, face, feature)
 
     def limited(self, *, face: str, reason: str) -> None:
-        self.limit_rejected(face=face, reason=reason)
-
-    def limit_rejected(self, *, face: str, reason: str) -> None:
-        with self._lock:
-            self._add(
-                "schooldata_limit_rejections_total",
-                (("face", bounded(face)), ("reason", bounded(reason))),
-                1,
-            )
+        """The pipeline's observer: a call refused by the rate limit or the quota."""
+        self._count(LIMITED, face, reason)
 
     def mcp_call(self, tool: str, *, outcome: str = "ok") -> None:
-        labels = self._mcp_labels.get((tool, outcome))
-        if labels is None:  # (replayed calls are counted here too: built once per pair)
-            labels = (("tool", bounded(tool)), ("outcome", bounded(outcome)))
-            if len(self._mcp_labels) < MAX_SERIES_PER_FAMILY:
-                self._mcp_labels[(tool, outcome)] = labels
+        self._count(MCP_CALLS, outcome, tool)
+
+    def _count(self, family: _Declared, first: str, second: str) -> None:
         with self._lock:
-            self._add("schooldata_mcp_calls_total", labels, 1)
+            series = self._counted.get((family, first, second))
+            if series is None:  # a few faces times a few features (or tools): made once each
+                labels = (bounded(first), bounded(second))
+                series = self._series(family, f"{family.name}_total", labels)
+                if len(self._counted) < 4 * MAX_SERIES_PER_FAMILY:
+                    self._counted[(family, first, second)] = series
+            series.add(1.0)
 
     def request_started(self) -> None:
         with self._lock:
-            self._in_progress += 1
+            self._in_progress.add(1.0)
 
     def request_finished(self) -> None:
         with self._lock:
-            self._in_progress -= 1
+            self._in_progress.add(-1.0)
+
+    def _series(self, family: _Declared, sample: str, values: tuple[str, ...]) -> _Series:
+        """A series of this process's file for `family` (the lock held, or not yet shared):
+        keyed as prometheus_client keys it, so its collector reads it back."""
+        names = [*family.labels, "le"] if sample.endswith("_bucket") else list(family.labels)
+        key = mmap_key(family.name, sample, names, list(values), family.help)
+        return _Series(self._files[family.file], key)
 
     # ---- reading -----------------------------------------------------------------------
     def value(self, name: str, **labels: str) -> float:
-        """A counter's current value (tests and diagnostics); 0 when never counted."""
-        with self._lock:
-            for series, value in self._counters.get(name, {}).items():
-                if dict(series) == labels:
-                    return value
+        """A sample's current value, the whole server's (tests and diagnostics); 0 when
+        never counted."""
+        for family in self._families():
+            for sample in family.samples:
+                if sample.name == name and sample.labels == labels:
+                    return float(sample.value)
         return 0.0
 
-    def render(self, extra: Iterable[str] = ()) -> str:
-        """The exposition text: every family with HELP and TYPE, then `extra` lines."""
-        lines: list[str] = []
-        with self._lock:
-            for name, (kind, help_text) in FAMILIES.items():
-                lines.append(f"# HELP {name} {help_text}")
-                lines.append(f"# TYPE {name} {kind}")
-                if kind == "counter":
-                    for labels, value in sorted(self._counters.get(name, {}).items()):
-                        lines.append(f"{name}{_label_text(labels)} {_number(value)}")
-                elif kind == "histogram":
-                    for labels, hist in sorted(self._histograms.get(name, {}).items()):
-                        cumulative = 0
-                        for bound, count in zip(
-                            (*LATENCY_BUCKETS, float("inf")), hist.buckets, strict=True
-                        ):
-                            cumulative += count
-                            le = "+Inf" if bound == float("inf") else repr(bound)
-                            series = _label_text((*labels, ("le", le)))
-                            lines.append(f"{name}_bucket{series} {cumulative}")
-                        lines.append(f"{name}_sum{_label_text(labels)} {hist.total!r}")
-                        lines.append(f"{name}_count{_label_text(labels)} {hist.count}")
-            gauges = {
-                "schooldata_http_requests_in_progress": _number(self._in_progress),
-                "schooldata_process_start_time_seconds": repr(self._started),
-            }
-        for name, sample in gauges.items():
-            lines.append(f"# HELP {name} {GAUGES[name]}")
-            lines.append(f"# TYPE {name} gauge")
-            lines.append(f"{name} {sample}")
-        lines.append("# HELP schooldata_build_info The running version of schooldata.")
-        lines.append("# TYPE schooldata_build_info gauge")
-        lines.append(f'schooldata_build_info{{version="{__version__}"}} 1')
-        lines.extend(extra)
-        return "\n".join(lines) + "\n"
+    def render(self, extra: Iterable[Family] = ()) -> str:
+        """The exposition text (format 0.0.4): every family with HELP and TYPE, summed over
+        every process counting in the directory, this process's `process_*`/`python_*`,
+        then `extra`."""
+        return generate_latest(_Families([*self._families(), *extra])).decode()
 
-    # ---- internals (hold the lock) -------------------------------------------------------
-    def _series(self, family: dict[Labels, Any], labels: Labels) -> Labels:
-        if labels in family or len(family) < MAX_SERIES_PER_FAMILY:
-            return labels
-        return tuple((name, OTHER) for name, _ in labels)
+    def _families(self) -> Iterator[Family]:
+        self._forget_dead_workers(self._directory)
+        collector = MultiProcessCollector(None, path=str(self._directory))  # type: ignore[no-untyped-call]
+        yield from collector.collect()  # type: ignore[no-untyped-call]
+        yield from self._standard.collect()
+        build = GaugeMetricFamily(
+            "schooldata_build_info", "The running version of schooldata.", labels=["version"]
+        )
+        build.add_metric([__version__], 1)
+        yield build
 
-    def _add(self, name: str, labels: Labels, amount: float) -> None:
-        family = self._counters.setdefault(name, {})
-        key = self._series(family, labels)
-        family[key] = family.get(key, 0) + amount
-
-    def _observe(self, name: str, labels: Labels, seconds: float) -> None:
-        family = self._histograms.setdefault(name, {})
-        key = self._series(family, labels)
-        hist = family.get(key)
-        if hist is None:
-            hist = family[key] = _Histogram(buckets=[0] * (len(LATENCY_BUCKETS) + 1))
-        hist.buckets[bisect.bisect_left(LATENCY_BUCKETS, seconds)] += 1
-        hist.total += seconds
-        hist.count += 1
+    @staticmethod
+    def _forget_dead_workers(directory: Path) -> None:
+        """A worker that died (killed, respawned by granian) leaves its files behind: its
+        counters and histograms still count toward the totals, as they should; its live
+        gauges (requests in progress) are dropped here, at scrape time, since granian tells
+        the app nothing when it replaces a worker."""
+        own = os.getpid()
+        for entry in os.scandir(directory):
+            found = _LIVE_GAUGE_FILE.match(entry.name)
+            if found is None:
+                continue
+            pid = int(found[1])
+            if pid != own and not alive(pid):
+                mark_process_dead(pid, str(directory))  # type: ignore[no-untyped-call]
 
 
-FAMILIES: Final[Mapping[str, tuple[str, str]]] = {
-    "schooldata_http_requests_total": (
-        "counter",
-        "HTTP requests by route template, method, status and tier (public or commercial).",
-    ),
-    "schooldata_http_request_duration_seconds": (
-        "histogram",
-        "HTTP request latency in seconds by route template and tier.",
-    ),
-    "schooldata_metered_calls_total": (
-        "counter",
-        "Calls that consumed quota, by face (rest, mcp) and plan feature.",
-    ),
-    "schooldata_limit_rejections_total": (
-        "counter",
-        "Calls refused by the rate limit or the monthly quota, by face and reason.",
-    ),
-    "schooldata_mcp_calls_total": ("counter", "MCP tools/call requests by tool and outcome."),
-}
-GAUGES: Final[Mapping[str, str]] = {
-    "schooldata_http_requests_in_progress": "HTTP requests being answered now.",
-    "schooldata_process_start_time_seconds": "Start time of this process, Unix epoch seconds.",
-}
+def _le(bound: float) -> str:
+    """A bucket's bound as prometheus_client writes it (`0.005`, `+Inf`)."""
+    return str(floatToGoString(bound))  # type: ignore[no-untyped-call]
 
 
-def gauge_lines(name: str, help_text: str, samples: Iterable[tuple[Labels, float]]) -> list[str]:
-    """Exposition lines for a gauge family computed at scrape time (e.g. dataset freshness)."""
-    lines = [f"# HELP {name} {help_text}", f"# TYPE {name} gauge"]
-    lines.extend(f"{name}{_label_text(labels)} {_number(value)}" for labels, value in samples)
-    return lines
+class _Families:
+    """What `generate_latest` reads: families gathered already."""
+
+    def __init__(self, families: list[Family]) -> None:
+        self._families = families
+
+    def collect(self) -> Iterable[Metric]:
+        return self._families

@@ -18,7 +18,7 @@ from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest import operations
 from schooldata.entrypoints.rest.cors import Cors, cors_policy
 from schooldata.entrypoints.rest.dispatch import RegistryGets
-from schooldata.entrypoints.rest.edge import ASGIApp, HttpEdge
+from schooldata.entrypoints.rest.edge import ASGIApp, HttpEdge, labels_synthetic_data
 from schooldata.entrypoints.rest.errors import (
     carries_credentials,
     exception_handlers,
@@ -145,4 +145,5 @@ def create_app(
         new_request_id=app.ids.request_id,
         metrics=metrics,
         cors=Cors(cors_policy(cors_origins)),
+        synthetic=labels_synthetic_data(app.about),
     )

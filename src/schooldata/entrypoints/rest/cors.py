@@ -20,7 +20,7 @@ SAFE_REQUEST_HEADERS = frozenset(
         "pragma",
     }
 )
-EXPOSED_HEADERS = b"ETag, X-Request-Id, Deprecation, Link"
+EXPOSED_HEADERS = b"ETag, X-Request-Id, Deprecation, Link, X-Data-Source"
 METHODS = (b"GET", b"HEAD")
 PREFLIGHT_MAX_AGE = 600
 

@@ -8,6 +8,8 @@ a frame and a send wrapper, so they are not stacked):
 - CORS for the public GETs (`cors`); HTTP caching and content coding (`representation`):
   public GET 200s get a strong ETag per representation, `Cache-Control: public`, a 304 for a
   matching `If-None-Match`; a request with credentials never gets an ETag and is `no-store`;
+- `X-Data-Source: synthetic-demo` on every answer while the data served is the bundled
+  synthetic demo (decided from the in-memory dataset list, never by I/O on the loop);
 - one access-log line and the request metrics when the answer is done.
 """
 
@@ -17,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
+from schooldata.application.about import About
 from schooldata.entrypoints.observability.access import AccessLog, access_entry
 from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest import paths, representation
@@ -45,6 +48,7 @@ UNMATCHED_ROUTE = "(unmatched)"
 PUBLIC, COMMERCIAL = "public", "commercial"
 CACHE_VARY = (b"Accept-Encoding", b"Authorization", b"X-API-Key")
 UNCODED_PREFIXES = ("/mcp",)  # the MCP endpoint's answers go out as the SDK wrote them
+SYNTHETIC_HEADER = (b"x-data-source", b"synthetic-demo")
 _WANTED = {
     b"authorization": "credentials",
     b"x-api-key": "credentials",
@@ -85,13 +89,17 @@ class HttpEdge:
         metrics: Metrics,
         cors: Cors,
         access: AccessLog | None = None,
+        synthetic: Callable[[], bool] = lambda: False,
     ) -> None:
+        """`synthetic()`: whether the data served now is the synthetic demo, without
+        waiting (`labels_synthetic_data`)."""
         self._app = app
         self._new_request_id = new_request_id
         self._metrics = metrics
         self._cors = cors
         self._access = access or AccessLog()
         self._coded = representation.CodedForms()
+        self._synthetic = synthetic
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -185,6 +193,8 @@ class HttpEdge:
     ) -> None:
         request.status, request.size = status, len(body)
         headers = [*headers, request.id_header]
+        if self._synthetic():
+            headers.append(SYNTHETIC_HEADER)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"" if request.head else body})
 
@@ -257,6 +267,8 @@ class HttpEdge:
         if vary is not None:
             headers.append((b"vary", vary))
         headers.append(request.id_header)
+        if self._synthetic():
+            headers.append(SYNTHETIC_HEADER)
         return headers
 
     def _record(
@@ -334,3 +346,18 @@ def _tier(scope: Scope, request: _Request, path: str) -> str:
     if request.credentials and not paths.is_public_only(path):
         return COMMERCIAL  # e.g. a keyed MCP call, or a keyed call to an unknown route
     return PUBLIC
+
+
+def labels_synthetic_data(about: About) -> Callable[[], bool]:
+    """Whether the data served is the synthetic demo, asked as an answer goes out (on the
+    event loop): from the in-memory dataset list, or False when that list cannot be read now
+    without waiting (not built yet, or the store is failing: such answers are not the
+    demo's data). A label is never worth a failed answer, so nothing it raises escapes."""
+
+    def synthetic() -> bool:
+        try:
+            return about.serves_synthetic_data(wait=False)
+        except Exception:
+            return False
+
+    return synthetic

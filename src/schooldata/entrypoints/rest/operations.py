@@ -13,7 +13,7 @@ layer, as on every route.
   (`gias_establishments`) is loaded and the rate-limit backend answers (or has fallen back to
   per-process windows: `degraded`, still serving); 503 naming the failed check otherwise
   (never an exception text).
-- `GET /metrics`: Prometheus text exposition (see `observability.Metrics`).
+- `GET /metrics`: Prometheus text exposition, the whole server's (see `observability.metrics`).
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ from schooldata import __version__
 from schooldata.application.service import Application
 from schooldata.entrypoints.observability.metrics import (
     CONTENT_TYPE,
+    Family,
     Labels,
     Metrics,
     bounded,
-    gauge_lines,
+    gauge,
 )
 
 log = logging.getLogger("schooldata.operations")
@@ -348,7 +349,9 @@ def metering_check(rate: object) -> dict[str, Any]:
     return {"status": "ok", "backend": backend}
 
 
-def dataset_gauges(app: Application) -> list[str]:
+def dataset_gauges(app: Application) -> list[Family]:
+    """The datasets' gauges, read at scrape time (the in-memory dataset list: the same on
+    every worker, so not counted per process)."""
     try:
         records = app.ports.datasets.current()
     except Exception:
@@ -361,10 +364,8 @@ def dataset_gauges(app: Application) -> list[str]:
         rows.append((labels, float(record.row_count)))
         imported.append((labels, record.imported_at.timestamp()))
     return [
-        *gauge_lines(
-            "schooldata_dataset_rows", "Rows in the current import of each dataset.", rows
-        ),
-        *gauge_lines(
+        gauge("schooldata_dataset_rows", "Rows in the current import of each dataset.", rows),
+        gauge(
             "schooldata_dataset_imported_timestamp_seconds",
             "When each dataset's current import finished, Unix epoch seconds.",
             imported,
@@ -381,7 +382,9 @@ def operations_handlers(
 ) -> list[Any]:
     swagger = assets or SwaggerAssets.installed()
 
-    @get(HOME_PATH, sync_to_thread=False, include_in_schema=False, name="home")
+    # The pages say whether the data is the synthetic demo: read from the dataset list, which
+    # a worker's first requests may wait for (the snapshot being built), so on a thread.
+    @get(HOME_PATH, sync_to_thread=True, include_in_schema=False, name="home")
     def home(request: Request[Any, Any, Any]) -> Response[Any]:
         prefix = str(request.scope.get("root_path", ""))
         has_mcp = any(route.path == MCP_PATH for route in request.app.routes)
@@ -400,7 +403,7 @@ def operations_handlers(
         page = landing_page(links, prefix, synthetic=synthetic)
         return Response(page, media_type="text/html", headers=headers)
 
-    @get(DOCS_PATH, sync_to_thread=False, include_in_schema=False, name="docs")
+    @get(DOCS_PATH, sync_to_thread=True, include_in_schema=False, name="docs")
     def docs(request: Request[Any, Any, Any]) -> Response[str]:
         prefix = str(request.scope.get("root_path", ""))
         headers = {**SECURITY_HEADERS, "Content-Security-Policy": DOCS_CSP}

@@ -41,8 +41,30 @@ def is_public_route(path: str) -> bool:
 
 
 def has_public_errors(path: str) -> bool:
-    """Anonymous requests to these paths get the public error shape from the outer layers."""
-    return is_public_route(path) or operations.is_operation_path(path)
+    """Anonymous requests to these paths get the public error shape from the outer layers:
+    public routes, the operational pages, and addresses nothing serves (no tier's)."""
+    return is_public_route(path) or operations.is_operation_path(path) or not is_served(path)
+
+
+def _every_address() -> re.Pattern[str]:
+    """Every path of the registry, whatever its method or tier (a `{name}` segment is any one
+    segment)."""
+    paths = {path for (_method, path), _entry in REGISTRY.entries()}
+    return re.compile("|".join(re.sub(r"\\\{[a-z_]+\\\}", "[^/]*", re.escape(p)) for p in paths))
+
+
+_EVERY_ADDRESS = _every_address()
+
+
+def is_served(path: str) -> bool:
+    """An address something answers: an operation of the registry, the OpenAPI document, the
+    MCP endpoint or an operational page (a trailing slash is the same address)."""
+    path = path.rstrip("/") or "/"
+    return (
+        path in (OPENAPI_PATH, operations.MCP_PATH)
+        or operations.is_operation_path(path)
+        or _EVERY_ADDRESS.fullmatch(path) is not None
+    )
 
 
 def is_public_only(path: str) -> bool:

@@ -32,7 +32,6 @@ from schooldata.domain.errors import DomainError, NotAcceptable
 from schooldata.domain.keys import AuthenticationFailed, single_header_value
 from schooldata.entrypoints import answers
 from schooldata.entrypoints.rest import links, negotiation
-from schooldata.entrypoints.scope import base_url_of
 from schooldata.entrypoints.rest.bodies import json_body
 from schooldata.entrypoints.rest.edge import KEY_PREFIX_KEY
 from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY, request_id_of
@@ -43,6 +42,7 @@ from schooldata.entrypoints.rest.responses import (
     refusal_response,
     success_response,
 )
+from schooldata.entrypoints.scope import base_url_of
 from schooldata.ports.keys import WouldBlock
 
 FEATURE_KEY = "schooldata.feature"

@@ -112,12 +112,20 @@ def _school_record(school: School, base_url: str) -> Any:
     return public_record(school, url=school_url(base_url, school.urn))
 
 
+def _synthetic_record(school: School, base_url: str) -> Any:
+    return public_record(school, url=school_url(base_url, school.urn), synthetic=True)
+
+
+# One memo per label: whether the data is synthetic changes only with the data version, as
+# the school objects do, but a school object is never let stand for both.
 _RECORDS = PerSchool(_school_record)
+_SYNTHETIC_RECORDS = PerSchool(_synthetic_record)
 
 
-def school_record(school: School, *, base_url: str) -> Any:
-    """The open `SchoolRecord` (a `records.SchoolRecord`)."""
-    return _RECORDS(school, base_url)
+def school_record(school: School, *, base_url: str, synthetic: bool = False) -> Any:
+    """The open `SchoolRecord` (a `records.SchoolRecord`); `synthetic: true` when it is
+    served from the bundled demo (invented schools), absent on real data."""
+    return (_SYNTHETIC_RECORDS if synthetic else _RECORDS)(school, base_url)
 
 
 def public_error(message: str, code: str | None = None) -> Error:

@@ -15,7 +15,7 @@ import operator
 import types
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from attrs import frozen
@@ -155,6 +155,14 @@ def _served(tier: Tier, *, always: set[str]) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------- public
 
+Synthetic = Annotated[
+    bool,
+    msgspec.Meta(
+        description="true when the record comes from the bundled synthetic demo (an invented "
+        "school); absent on real data."
+    ),
+]
+
 
 def _public_fields() -> list[Field]:
     """The contract's listed fields first (only `urn` and `name` required), then every other
@@ -176,7 +184,9 @@ def _public_fields() -> list[Field]:
         if name in attributes:
             continue
         if name == "ofsted":
-            fields.append(("ofstedRating", OfstedRating | None, operator.attrgetter("ofsted_rating"), False))
+            fields.append(
+                ("ofstedRating", OfstedRating | None, operator.attrgetter("ofsted_rating"), False)
+            )
             fields.append(
                 (
                     "ofstedRatingHistoric",
@@ -195,13 +205,18 @@ PUBLIC_RECORD = _project(
     "The public record of one open school: every publicly licensed field. Other properties "
     "may appear; availability varies by phase, type, source coverage and suppression.",
     _public_fields(),
-    [("url", Uri, None)],  # (always sent; the contract requires only urn and name)
+    [
+        ("url", Uri, None),  # (always sent; the contract requires only urn and name)
+        ("synthetic", Synthetic | UnsetType, UNSET),  # (only on the demo's records)
+    ],
     open_object=True,
 )
 SchoolRecord = PUBLIC_RECORD.shape
 
 
-def public_record(school: School, *, url: str) -> Any:
+def public_record(school: School, *, url: str, synthetic: bool = False) -> Any:
+    if synthetic:
+        return PUBLIC_RECORD.of(school, url=url, synthetic=True)
     return PUBLIC_RECORD.of(school, url=url)
 
 
@@ -236,7 +251,9 @@ def _commercial_fields() -> list[Field]:
             fields.append(("score_suppressed", bool, operator.attrgetter("score_suppressed"), True))
             fields.append(("score_suppressed_reason", str | UnsetType, suppressed_reason, False))
         elif name == "ofsted":
-            fields.append(("ofsted_rating", OfstedRating | None, operator.attrgetter("ofsted_rating"), True))
+            fields.append(
+                ("ofsted_rating", OfstedRating | None, operator.attrgetter("ofsted_rating"), True)
+            )
             fields.append(
                 (
                     "ofsted_historic_grade",
