@@ -20,11 +20,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterator
 from types import TracebackType
+from typing import Any
 
 import attrs
 from attrs import frozen
 
-from schooldata.application.search_schools import PublicSearchRequest
+from schooldata.application.local import LOCAL_PLAN, call_locally
+from schooldata.application.pipeline import LIBRARY
+from schooldata.application.search_schools import PublicSearchAnswer
 from schooldata.application.service import Application
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import (
@@ -39,6 +42,7 @@ from schooldata.domain.errors import (
 from schooldata.domain.licensing import SCHOOL_FIELDS, Licence
 from schooldata.domain.school import School
 from schooldata.domain.search import PUBLIC_DEFAULT_LIMIT, SearchHit
+from schooldata.entrypoints.answers import Rendered, render
 
 __all__ = [
     "DataUnavailable",
@@ -46,6 +50,7 @@ __all__ = [
     "InvalidParameter",
     "InvalidUrn",
     "MissingSearchInput",
+    "Rendered",
     "School",
     "SchoolDataClient",
     "SchoolNotFound",
@@ -106,14 +111,33 @@ class SchoolDataClient:
     Safe to share between threads. Close it (or use `with`) to release database connections.
     """
 
-    def __init__(self, app: Application, *, on_close: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        app: Application,
+        *,
+        on_close: Callable[[], None] | None = None,
+        base_url: str = "",
+    ) -> None:
         self._app = app
         self._on_close = on_close
+        self._base_url = base_url
 
     @classmethod
-    def from_application(cls, app: Application) -> SchoolDataClient:
-        """A client over an already-wired application; closing it does not close `app`."""
-        return cls(app)
+    def from_application(cls, app: Application, *, base_url: str = "") -> SchoolDataClient:
+        """A client over an already-wired application; closing it does not close `app`.
+        `base_url` starts the URLs answers carry (none: they start at the path)."""
+        return cls(app, base_url=base_url)
+
+    def call(self, operation: str, /, *, as_plan: str | None = None, **arguments: Any) -> Rendered:
+        """Any operation of the service by its OpenAPI `operationId` (`"getRankings"`,
+        `"lookupSchools"`, ...), with the API's parameter names, through the pipeline every
+        face runs. The answer is the API's: `data` (and `pagination`, and `meta`'s other
+        members) as plain Python values. Local use gets every feature and pages of up to
+        10,000 rows; `as_plan="starter"` answers as that plan's API caller would get.
+        A refusal raises its `DomainError` (`FeatureNotInPlan`, `InvalidParameter`, ...)."""
+        plan = LOCAL_PLAN if as_plan is None else self._app.plans.get(as_plan)
+        outcome = call_locally(self._app.pipeline, operation, arguments, plan=plan, face=LIBRARY)
+        return render(outcome, base_url=self._base_url)
 
     def search(
         self,
@@ -130,15 +154,9 @@ class SchoolDataClient:
         characters; `postcode` a full postcode or an outward code (`"SW1A"`); `phase` one of
         `primary`, `secondary`, `nursery`, `sixth form`, `all-through`; `radius_miles`
         0.1-100 (needs a postcode); `limit` 1-25."""
-        answer = self._app.search_schools.execute(
-            PublicSearchRequest(
-                query=query,
-                postcode=postcode,
-                phase=phase,
-                radius_miles=radius_miles,
-                limit=limit,
-            )
-        )
+        given = {"query": query, "postcode": postcode, "phase": phase, "radius_miles": radius_miles}
+        arguments = {name: value for name, value in given.items() if value is not None}
+        answer: PublicSearchAnswer = self._result("searchSchools", limit=limit, **arguments)
         return SearchResults(
             total=answer.page.total,
             limit=answer.limit,
@@ -156,7 +174,12 @@ class SchoolDataClient:
 
         Raises `InvalidUrn` for anything but six digits, `SchoolNotFound` for a URN that is
         unknown or not open."""
-        return _served(self._app.get_school.execute(urn))
+        school: School = self._result("getSchool", urn=urn)
+        return _served(school)
+
+    def _result(self, operation: str, **arguments: object) -> Any:
+        """The domain's answer to a public operation, through the pipeline."""
+        return call_locally(self._app.pipeline, operation, arguments, face=LIBRARY).result
 
     def sources(self) -> list[DatasetRecord]:
         """The imported datasets behind the answers: publisher, licence, attribution, dates.
@@ -201,7 +224,7 @@ def open_database(url: str | None = None) -> SchoolDataClient:
         # depend on it; a reader that never touches keys can use a throwaway one.
         settings = with_overrides(settings, key_secret=secrets.token_urlsafe(48))
     app = bootstrap(settings)
-    return SchoolDataClient(app, on_close=_closer(app))
+    return SchoolDataClient(app, on_close=_closer(app), base_url=settings.served_url)
 
 
 def _closer(app: Application) -> Callable[[], None] | None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from schooldata.entrypoints.cli import admin, datasets, queries
+from schooldata.entrypoints.cli import admin, call, datasets, queries
 from schooldata.entrypoints.cli.context import Session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode, is_broken_pipe, translate
 from schooldata.entrypoints.cli.imports import import_
@@ -157,6 +157,7 @@ COMMANDS: Sequence[click.Command] = (
     queries.authorities,
     queries.freshness,
     queries.meta,
+    call.call,
     import_,
     refresh,
     admin.keys,

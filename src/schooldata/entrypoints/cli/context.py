@@ -15,11 +15,10 @@ from typing import Any, TypeVar
 import click
 from attrs import define, field
 
-from schooldata.application.operations.declaration import Entry
-from schooldata.application.operations.registry import REGISTRY
-from schooldata.application.pipeline import LOCAL, Outcome, Refused, Trusted
+from schooldata.application.local import LOCAL_PLAN, call_locally
+from schooldata.application.pipeline import Outcome
 from schooldata.application.service import Application
-from schooldata.domain.plans import Feature, Plan
+from schooldata.domain.plans import Plan
 from schooldata.entrypoints import answers
 from schooldata.entrypoints.answers import Rendered
 from schooldata.entrypoints.cli.output import FORMATS, SYNTHETIC_NOTICE, Format, Writer, opened
@@ -28,17 +27,6 @@ from schooldata.settings import Settings
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
-
-LOCAL_PAGE_MAX = 10_000
-LOCAL_PLAN = Plan(
-    name="local (unrestricted)",
-    per_page_max=LOCAL_PAGE_MAX,
-    compare_max=LOCAL_PAGE_MAX,
-    rate_per_second=LOCAL_PAGE_MAX,
-    monthly_quota=2**31 - 1,
-    features=frozenset(Feature),
-)
-
 
 @define(kw_only=True)
 class Session:
@@ -81,13 +69,7 @@ class Session:
     def call(self, operation: str, arguments: Mapping[str, object]) -> Outcome:
         """One operation through the pipeline every face uses, as this session's plan allows
         (no key, no meter: the analyst is local). A refusal raises its domain error."""
-        op = REGISTRY[operation]
-        entry = Entry(op, None) if op.public else Entry(None, op)
-        credentials = Trusted(self.local_plan)
-        try:
-            return self.app.pipeline.call(entry, arguments, credentials=credentials, face=LOCAL)
-        except Refused as refused:
-            raise refused.error from None
+        return call_locally(self.app.pipeline, operation, arguments, plan=self.local_plan)
 
     def data(self, operation: str, arguments: Mapping[str, object]) -> Rendered:
         """The operation's answer as the API's `data` (and pagination)."""
