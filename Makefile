@@ -93,5 +93,3 @@ bench: install
 ## The same scenarios on the bundled demo dataset, short runs (under a minute once set up)
 bench-quick: install
 	$(PY) -m bench --quick $(BENCH_ARGS)
-
-## Instructions per replayed request under callgrind (keyed list vs its anonymous twin; ~7 min)

@@ -344,6 +344,19 @@ def test_options_checks_credentials_and_names_head_with_get(
     assert keyed.headers["x-quota-remaining"] == keyed.headers["x-quota-limit"]  # unmetered
 
 
+@pytest.mark.parametrize("method", ["OPTIONS", "GET", "HEAD"])
+@pytest.mark.parametrize("path", ["/api/v1/meta", "/api/v1/search?query=st", "/api/v1/schools"])
+@pytest.mark.parametrize("keyed", [False, True], ids=["anonymous", "keyed"])
+def test_no_answer_carries_a_header_twice(
+    client: TestClient, app: Application, method: str, path: str, keyed: bool
+) -> None:
+    """Issue 22: OPTIONS /api/v1/meta sent `Cache-Control: no-store` twice."""
+    headers = {"Authorization": f"Bearer {issue_key(app)}"} if keyed else {}
+    response = client.request(method, path, headers=headers)
+    names = [name.lower() for name, _ in response.headers.multi_items() if name != "vary"]
+    assert len(names) == len(set(names)), (response.status_code, response.headers)
+
+
 def test_an_anonymous_refusal_on_a_commercial_route_has_the_commercial_shape(
     client: TestClient,
 ) -> None:

@@ -55,7 +55,7 @@ class Face:
 REST = Face("rest", meters_refusals=True, refuses_unknown_public=False)
 MCP = Face("mcp", meters_refusals=False, refuses_unknown_public=True)
 LOCAL = Face("cli", meters_refusals=False, refuses_unknown_public=True)
-LIBRARY = Face("library", meters_refusals=False, refuses_unknown_public=True)  # as the CLI
+LIBRARY = Face("library", meters_refusals=True, refuses_unknown_public=False)  # as REST
 
 
 @frozen(kw_only=True)

@@ -6,8 +6,11 @@ import bisect
 from collections.abc import Callable
 
 # Memoised unions of posting sets (per prefix) and bonus sets (per query), kept between
-# queries up to this many URNs in all (about 40 MB at most), then dropped and rebuilt.
+# queries up to this many URNs in all (about 40 MB at most), then dropped and rebuilt. A memo's
+# key counts too, a URN for every KEY_CHARS_PER_URN characters, and one more for the entry: a
+# question that matches nothing must still pay for the text it leaves behind.
 CACHE_BUDGET_URNS = 1_000_000
+KEY_CHARS_PER_URN = 16
 IntSet = set[int] | frozenset[int]
 EMPTY: frozenset[int] = frozenset()
 
@@ -39,7 +42,7 @@ class Postings:
         if len(found) == 1:
             return found[0]
         union = frozenset().union(*found)
-        if self._cache.admit(len(union)):
+        if self._cache.admit(len(union), prefix):
             self._unions[prefix] = union
         return union
 
@@ -56,7 +59,10 @@ class Budget:
         self.used = 0
         self.on_full: list[Callable[[], None]] = []
 
-    def admit(self, size: int) -> bool:
+    def admit(self, size: int, key: str) -> bool:
+        """Whether a memo of `size` URNs under `key` may be kept (dropping every memo first
+        when it would not fit beside them)."""
+        size += 1 + len(key) // KEY_CHARS_PER_URN
         if size > self.limit:
             return False
         if self.used + size > self.limit:

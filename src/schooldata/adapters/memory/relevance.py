@@ -140,9 +140,8 @@ class Relevance:
             exact, starts = self._name_bonuses(text.normalised)
             phrase = self._phrase_matches(text, starts)
             cached = (exact, starts, phrase)
-            if self._cache.admit(
-                len(exact) + len(starts) + (len(phrase) if len(text.tokens) > 1 else 0)
-            ):
+            size = len(exact) + len(starts) + (len(phrase) if len(text.tokens) > 1 else 0)
+            if size and self._cache.admit(size, text.normalised):
                 self._bonuses[text.normalised] = cached
         return cached
 

@@ -28,6 +28,7 @@ from schooldata.settings import Settings
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
+
 @define(kw_only=True)
 class Session:
     runtime: CliRuntime

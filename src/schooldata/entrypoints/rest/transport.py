@@ -37,12 +37,19 @@ def carries_key_in_query(query_string: bytes) -> bool:
 def _may_name_a_key(query_string: bytes) -> bool:
     """False only when no parameter name can decode to a key name: a cheap screen in front of
     the full parse, which runs on every request. Names with escapes (`%`, `+`) or containing
-    `key`/`token` in any case go to the full parse."""
+    `key`/`token` in any case go to the full parse. Every key name holds a `k`: looking for
+    one byte is a memchr, where a substring search costs ~100 us over a 180 KB query."""
+    if b"k" not in query_string and b"K" not in query_string:
+        return b"%" in query_string and _escaped_name(query_string)
     lowered = query_string.lower()
     if b"key" in lowered or b"token" in lowered:
         return True
     if b"%" not in query_string and b"+" not in query_string:
         return False
+    return _escaped_name(query_string)
+
+
+def _escaped_name(query_string: bytes) -> bool:
     return any(b"%" in name or b"+" in name for name, _, _ in _pairs(query_string))
 
 
