@@ -18,12 +18,13 @@ at two values of N; the difference over the difference of N is the count per req
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from bench.figures import emit
 
 ROUTES = (
     "/api/v1/search",
@@ -76,11 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batches", type=int, default=5)
     parser.add_argument("--json", type=Path, help="also write the result here")
     args = parser.parse_args(argv)
-    text = json.dumps(measure(args.calls, args.batches), indent=2)
-    print(text)
-    if args.json is not None:
-        args.json.write_text(text + "\n")
-    return 0
+    return emit(measure(args.calls, args.batches), args.json)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.figures import emit
+
 COUNTS = (15, 64, 65, 1_000, 15_000)
 
 
@@ -98,14 +100,9 @@ async def _measure(repeat: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.refusal_cost")
     parser.add_argument("--repeat", type=int, default=200)
-    parser.add_argument("--json", type=Path)
+    parser.add_argument("--json", type=Path, help="also write the result here")
     args = parser.parse_args(argv)
-    figures = asyncio.run(_measure(args.repeat))
-    text = json.dumps(figures, indent=2)
-    print(text)
-    if args.json is not None:
-        args.json.write_text(text + "\n")
-    return 0
+    return emit(asyncio.run(_measure(args.repeat)), args.json)
 
 
 if __name__ == "__main__":

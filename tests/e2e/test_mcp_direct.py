@@ -25,20 +25,10 @@ from tests.e2e.test_mcp_support import (
     served,
 )
 from tests.support.dataset import build_store
+from tests.support.twins import PER_REQUEST_HEADERS
 
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.entrypoints.mcp_server.direct import DirectCalls
-
-# Vary with the request (its id, the time), not with the road it took.
-# What differs between two calls however they are answered: ids, clocks, and the rate
-# window's count (the two roads' calls may fall in different one-second windows).
-_PER_REQUEST = {
-    "x-request-id",
-    "x-ratelimit-reset",
-    "x-ratelimit-remaining",
-    "x-quota-reset",
-    "content-length",
-}
 
 CALLS: list[tuple[str, dict[str, Any]]] = [
     ("search_schools", {"query": "Oak"}),
@@ -113,7 +103,7 @@ def _routing(name: str) -> dict[str, str]:
 
 
 def _seen(response: httpx.Response) -> tuple[int, dict[str, str], Any]:
-    headers = {k: v for k, v in response.headers.items() if k not in _PER_REQUEST}
+    headers = {k: v for k, v in response.headers.items() if k not in PER_REQUEST_HEADERS}
     text = response.text.replace(response.headers.get("x-request-id", "-"), "req_ID")
     try:
         return response.status_code, headers, json.loads(text)

@@ -14,19 +14,12 @@ from hypothesis import strategies as st
 from litestar.testing import TestClient
 from tests.conftest import issue_key
 from tests.support.dataset import build_store
+from tests.support.twins import PER_REQUEST_HEADERS
 
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.entrypoints.rest.app import create_app
 from schooldata.entrypoints.rest.dispatch import RegistryGets
 
-# Vary with the request (its id, the moment: each twin's rate window), not with its road.
-_PER_REQUEST = {
-    "x-request-id",
-    "x-ratelimit-reset",
-    "x-ratelimit-remaining",
-    "x-quota-reset",
-    "content-length",
-}
 _LITESTAR_ROAD = "x-test-road"  # the twin that must go through Litestar says so
 
 
@@ -81,7 +74,7 @@ def twin() -> Iterator[Twin]:
 
 
 def _seen(response: httpx.Response) -> tuple[int, dict[str, str], str]:
-    headers = {k: v for k, v in response.headers.items() if k not in _PER_REQUEST}
+    headers = {k: v for k, v in response.headers.items() if k not in PER_REQUEST_HEADERS}
     body = response.text.replace(response.headers.get("x-request-id", "-"), "req_ID")
     return response.status_code, headers, body
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.reliability.support import PYTHON, ROOT
+from tests.reliability.support import KEY_SECRET, PYTHON, ROOT, load_fixture, sql_store
 from tests.support.servers import free_port
 
 
@@ -158,3 +158,16 @@ def serving(
         yield server
     finally:
         server.stop()
+
+
+def fixture_environment(directory: Path, **settings: str) -> dict[str, str]:
+    """The environment of a server over the shared fixture, loaded into a new SQLite database
+    in `directory`, with `settings` (`SCHOOLDATA_` names) on top."""
+    database = f"sqlite:///{directory / 'data.sqlite3'}"
+    load_fixture(sql_store(database))
+    return {
+        "SCHOOLDATA_DATABASE_URL": database,
+        "SCHOOLDATA_KEY_SECRET": KEY_SECRET,
+        "SCHOOLDATA_HOME": str(directory / "home"),
+        **settings,
+    }

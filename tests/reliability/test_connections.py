@@ -28,8 +28,8 @@ from contextlib import contextmanager
 import httpx
 import pytest
 
-from tests.reliability.serving import ServeProcess, serving
-from tests.reliability.support import KEY_SECRET, load_fixture, record_figures, sql_store
+from tests.reliability.serving import ServeProcess, fixture_environment, serving
+from tests.reliability.support import record_figures
 
 HELD = 1_100
 HEADER_TIMEOUT = 3  # seconds: SCHOOLDATA_HEADER_TIMEOUT_SECONDS for the server under test
@@ -131,15 +131,11 @@ def trickle(held: Held, seconds: float) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     raise_own_file_limit(HELD + 500)
     tmp_path = tmp_path_factory.mktemp("connections")
-    database = f"sqlite:///{tmp_path / 'connections.sqlite3'}"
-    load_fixture(sql_store(database))
-    env = {
-        "SCHOOLDATA_DATABASE_URL": database,
-        "SCHOOLDATA_KEY_SECRET": KEY_SECRET,
-        "SCHOOLDATA_HOME": str(tmp_path / "home"),
-        "SCHOOLDATA_HEADER_TIMEOUT_SECONDS": str(HEADER_TIMEOUT),
-        "SCHOOLDATA_LOG_FORMAT": "json",
-    }
+    env = fixture_environment(
+        tmp_path,
+        SCHOOLDATA_HEADER_TIMEOUT_SECONDS=str(HEADER_TIMEOUT),
+        SCHOOLDATA_LOG_FORMAT="json",
+    )
     with serving(env, tmp_path) as running:
         yield running
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.reliability.serving import ServeProcess, serving
-from tests.reliability.support import KEY_SECRET, load_fixture, record_figures, sql_store
+from tests.reliability.serving import ServeProcess, fixture_environment, serving
+from tests.reliability.support import record_figures
 
 REUSE_MB = 8
 SLACK_MIB = 16  # the allocator's arenas and the interpreter's own caches after thousands of calls
@@ -38,15 +38,9 @@ def rss_mib(pid: int) -> float:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
     tmp_path = tmp_path_factory.mktemp("memory")
-    database = f"sqlite:///{tmp_path / 'memory.sqlite3'}"
-    load_fixture(sql_store(database))
-    env = {
-        "SCHOOLDATA_DATABASE_URL": database,
-        "SCHOOLDATA_KEY_SECRET": KEY_SECRET,
-        "SCHOOLDATA_HOME": str(tmp_path / "home"),
-        "SCHOOLDATA_REPLAY_MB": str(REUSE_MB),
-        "SCHOOLDATA_LOG_LEVEL": "warning",
-    }
+    env = fixture_environment(
+        tmp_path, SCHOOLDATA_REPLAY_MB=str(REUSE_MB), SCHOOLDATA_LOG_LEVEL="warning"
+    )
     with serving(env, tmp_path, workers=1) as running:
         yield running
 

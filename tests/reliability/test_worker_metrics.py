@@ -18,8 +18,7 @@ import httpx
 import pytest
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from tests.reliability.serving import ServeProcess, serving
-from tests.reliability.support import KEY_SECRET, load_fixture, sql_store
+from tests.reliability.serving import ServeProcess, fixture_environment, serving
 from tests.support.exposition import samples, series
 
 ROUTE = "/api/v1/search"
@@ -28,14 +27,7 @@ MAX_REQUESTS = 400  # new connections until both workers have answered some (a h
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServeProcess]:
-    database = f"sqlite:///{tmp_path / 'data.sqlite3'}"
-    load_fixture(sql_store(database))
-    env = {
-        "SCHOOLDATA_DATABASE_URL": database,
-        "SCHOOLDATA_KEY_SECRET": KEY_SECRET,
-        "SCHOOLDATA_HOME": str(tmp_path / "home"),
-    }
-    with serving(env, tmp_path, workers=2) as running:
+    with serving(fixture_environment(tmp_path), tmp_path, workers=2) as running:
         yield running
     assert not metrics_directory(running, tmp_path).exists(), "removed when the server stops"
 
