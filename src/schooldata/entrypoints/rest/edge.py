@@ -1,7 +1,9 @@
 """The one ASGI layer around the routed app: what every HTTP answer needs, whatever answers.
 
 In one pass over the request and one over the answer (each nested layer costs every request
-a frame and a send wrapper, so they are not stacked):
+a frame and a send wrapper, so they are not stacked). Not Litestar's middleware and configs:
+the registry's GETs (`dispatch`) and MCP's direct road answer before Litestar runs, and every
+answer needs the same request id, CORS and validators whichever road it took:
 - a request id (`req_` + 20 base62) on every answer, also Litestar's own 404s and MCP's;
 - a key in the query string refused (400 `api_key_in_query`) before anything else runs;
 - HEAD answered as GET without the body; OPTIONS' `Allow` names HEAD beside GET;
