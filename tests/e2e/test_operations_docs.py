@@ -9,11 +9,8 @@ from litestar.testing import TestClient
 
 from schooldata.application.service import Application
 from schooldata.entrypoints.observability.metrics import Metrics
-from schooldata.entrypoints.rest.operations import (
-    ASSET_TYPES,
-    SwaggerAssets,
-    operations_handlers,
-)
+from schooldata.entrypoints.rest.operations import operations_handlers
+from schooldata.entrypoints.rest.swagger_assets import ASSET_TYPES, SwaggerAssets
 
 URL_ATTRIBUTE = re.compile(r'(?:src|href)="([^"]+)"')
 

@@ -21,7 +21,7 @@ from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.adapters.sql import SqlStore, upgrade
 from schooldata.adapters.sql import tables as sql_tables
 from schooldata.adapters.sql.migrations import SCRIPT_LOCATION
-from schooldata.adapters.sql.store import candidate_urns
+from schooldata.adapters.sql.search_prefilter import candidate_urns
 from schooldata.application.import_dataset import DatasetKind, ImportDataset
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import DataUnavailable, ImportRejected
@@ -624,7 +624,7 @@ def test_bulk_inserted_rows_are_stored_exactly_as_a_core_insert_stores_them(
     byte for byte as a plain Core insert lands them (SQLite keeps dates as text)."""
     from sqlalchemy import delete, insert, select
 
-    from schooldata.adapters.sql.store import _insert_many
+    from schooldata.adapters.sql.transaction import _insert_many
 
     table = sql_tables.inspections
     rows: list[dict[str, Any]] = [

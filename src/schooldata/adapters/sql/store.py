@@ -2,35 +2,25 @@
 
 Satisfies SchoolReader, PostcodeDirectory, DatasetRegistry, LinkReader, MeasureReader,
 InspectionReader and DataStore structurally (no inheritance). Search prefilters candidates with
-indexes and hands them to `domain.search.evaluate`, which decides everything, so answers equal
-the in-memory store's by construction.
+indexes (`search_prefilter`) and hands them to `domain.search.evaluate`, which decides
+everything, so answers equal the in-memory store's by construction. An import's writes are
+`transaction.SqlTransaction`'s.
 """
 
 from __future__ import annotations
 
-import itertools
 import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import attrs
 from sqlalchemy import (
-    ColumnElement,
     Connection,
     Engine,
-    Select,
-    Table,
-    bindparam,
-    delete,
-    exists,
     func,
-    insert,
     inspect,
-    literal,
-    or_,
     select,
     update,
 )
@@ -42,45 +32,34 @@ from schooldata.adapters.sql.engine import (
     WRITE_OPTION,
     batched,
     begin_write,
-    bulk_insert,
     create_engine_for,
     describe,
     unavailable_on_error,
 )
 from schooldata.adapters.sql.mapping import (
-    MEASURE_COLUMNS,
     dataset_from_row,
-    dataset_row,
     inspection_from_row,
-    inspection_row,
     link_from_row,
-    link_row,
     measure_from_row,
-    measure_values,
     school_from_row,
-    school_row,
-    school_tokens,
     source_from_row,
-    source_row,
 )
 from schooldata.adapters.sql.migrations import upgrade_engine
+from schooldata.adapters.sql.search_prefilter import candidate_urns
+from schooldata.adapters.sql.transaction import INSERT_BATCH, ROWCOUNT, SqlTransaction
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.errors import DataUnavailable
-from schooldata.domain.geo import BoundingBox, Location, bounding_box
+from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
-from schooldata.domain.ofsted import HistoricGrade, InspectionRecord
-from schooldata.domain.postcode import PostcodeQuery, outward_of
+from schooldata.domain.ofsted import InspectionRecord
+from schooldata.domain.postcode import PostcodeQuery
 from schooldata.domain.results import MeasureRecord
-from schooldata.domain.school import School, is_servable_status
-from schooldata.domain.scoring import Score
+from schooldata.domain.school import School
 from schooldata.domain.search import SchoolQuery, SearchPage, evaluate
 from schooldata.domain.text import normalise
 from schooldata.domain.urn import Urn
 
 STREAM_BATCH = 1_000
-INSERT_BATCH = 5_000
-# psycopg reports the rowcount of INSERT ... SELECT only if SQLAlchemy is asked to keep it.
-_ROWCOUNT = {"preserve_rowcount": True}
 # An unknown backend or driver, or a malformed URL, fails in create_engine.
 _SETUP_ERRORS: tuple[type[Exception], ...] = (ValueError, ImportError, *DRIVER_ERRORS)
 
@@ -266,7 +245,7 @@ class SqlStore:
             )
         )
         with unavailable_on_error(), self._writer.begin() as conn:
-            return bool(conn.execute(statement, execution_options=_ROWCOUNT).rowcount)
+            return bool(conn.execute(statement, execution_options=ROWCOUNT).rowcount)
 
     # -- reads for the results use cases
     def measures_for(self, *, urn: Urn) -> list[MeasureRecord]:
@@ -329,295 +308,6 @@ def _bump_version(conn: Connection) -> None:
         .where(v.id == 1)
         .values(counter=v.counter + 1, stamp=uuid.uuid4().hex[:12])
     )
-
-
-class SqlTransaction:
-    """Writes on one connection inside one database transaction; readers see none of it
-    until the store commits."""
-
-    def __init__(self, conn: Connection) -> None:
-        self._conn = conn
-
-    def replace_schools(self, *, schools: Iterable[School]) -> int:
-        kept = {s.urn: s for s in schools if is_servable_status(s.status)}
-        ordered = sorted(kept.values(), key=lambda s: s.urn.value)
-        with unavailable_on_error():
-            self._conn.execute(delete(t.school_tokens))
-            self._conn.execute(delete(t.schools))
-            _insert_many(self._conn, t.schools, (school_row(s) for s in ordered))
-            tokens = (row for s in ordered for row in school_tokens(s))
-            bulk_insert(self._conn, t.school_tokens.name, ("token", "urn"), tokens)
-        return len(kept)
-
-    def replace_postcodes(self, *, postcodes: Iterable[tuple[str, Location]], source: str) -> int:
-        load = t.postcode_load
-        rows = (
-            (seq, compact, outward_of(compact), location.latitude, location.longitude)
-            for seq, (compact, location) in enumerate(postcodes)
-        )
-        with unavailable_on_error():
-            load.create(self._conn)
-            bulk_insert(self._conn, load.name, [c.name for c in load.columns], rows)
-            self._conn.execute(delete(t.postcodes).where(t.postcodes.c.source == source))
-            insert_latest = _insert_last_of_each_postcode(source)
-            stored = self._conn.execute(insert_latest, execution_options=_ROWCOUNT).rowcount
-            load.drop(self._conn)
-            self._recompute_outward_codes()
-        return stored
-
-    def _recompute_outward_codes(self) -> None:
-        p, newer = t.postcodes.c, t.postcodes.alias("newer").c
-        rows = select(p.outward, p.latitude, p.longitude)
-        sources = self._conn.execute(select(p.source).distinct().limit(2)).all()
-        if len(sources) > 1:
-            # A postcode held by several sources counts once, from the source that wins.
-            # (Skipped with one source: the anti-join costs seconds on 1.75M rows.)
-            rows = rows.where(~exists().where(newer.compact == p.compact, newer.source > p.source))
-        live = rows.subquery()
-        centroids = select(
-            live.c.outward, func.avg(live.c.latitude), func.avg(live.c.longitude), func.count()
-        ).group_by(live.c.outward)
-        self._conn.execute(delete(t.outward_codes))
-        self._conn.execute(
-            insert(t.outward_codes).from_select(
-                ["outward", "latitude", "longitude", "postcode_count"], centroids
-            )
-        )
-
-    def replace_links(self, *, links: Iterable[EstablishmentLink]) -> int:
-        with unavailable_on_error():
-            self._conn.execute(delete(t.establishment_links))
-            return _insert_many(self._conn, t.establishment_links, (link_row(k) for k in links))
-
-    def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int:
-        m = t.measures.c
-        periods: set[str] = set()
-
-        def rows() -> Iterator[tuple[Any, ...]]:
-            for record in records:
-                periods.add(record.period)
-                yield measure_values(dataset, record)
-
-        with unavailable_on_error():
-            # The new rows go in first (streamed: the periods are known only once they are
-            # read), then the older rows of those periods go; ids only grow, so `id <= before`
-            # is exactly what was there.
-            before = self._conn.execute(select(func.max(m.id))).scalar() or 0
-            stored = bulk_insert(self._conn, t.measures.name, MEASURE_COLUMNS, rows())
-            for batch in batched(sorted(periods), INSERT_BATCH):
-                self._conn.execute(
-                    delete(t.measures).where(
-                        m.dataset == dataset, m.period.in_(batch), m.id <= before
-                    )
-                )
-            return stored
-
-    def measure_periods(self, *, dataset: str) -> dict[str, int]:
-        m = t.measures.c
-        statement = select(m.period, func.count()).where(m.dataset == dataset).group_by(m.period)
-        with unavailable_on_error():
-            return dict(sorted((p, int(n)) for p, n in self._conn.execute(statement)))
-
-    def replace_inspections(self, *, dataset: str, records: Iterable[InspectionRecord]) -> int:
-        rows = (inspection_row(dataset, r) for r in records)
-        with unavailable_on_error():
-            self._conn.execute(delete(t.inspections).where(t.inspections.c.dataset == dataset))
-            return _insert_many(self._conn, t.inspections, rows)
-
-    def set_scores(self, *, scores: dict[Urn, Score]) -> None:
-        s = t.schools.c
-        statement = (
-            update(t.schools)
-            .where(s.urn == bindparam("b_urn"))
-            .values(svc_score=bindparam("b_score"), score_suppressed_reason=bindparam("b_reason"))
-        )
-        rows = (
-            {"b_urn": urn.value, "b_score": score.value, "b_reason": score.reason}
-            for urn, score in scores.items()
-        )
-        with unavailable_on_error():
-            for batch in batched(rows, INSERT_BATCH):
-                self._conn.execute(statement, batch)
-
-    def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade | None]) -> None:
-        s = t.schools.c
-        statement = (
-            update(t.schools)
-            .where(s.urn == bindparam("b_urn"))
-            .values(ofsted_grade=bindparam("b_grade"), ofsted_date=bindparam("b_date"))
-        )
-        rows = (
-            {
-                "b_urn": urn.value,
-                "b_grade": None if grade is None else grade.grade,
-                "b_date": None if grade is None else grade.inspection_date,
-            }
-            for urn, grade in grades.items()
-        )
-        with unavailable_on_error():
-            for batch in batched(rows, INSERT_BATCH):
-                self._conn.execute(statement, batch)
-
-    def inspections(self, *, datasets: Iterable[str]) -> Iterator[InspectionRecord]:
-        i = t.inspections.c
-        with unavailable_on_error():
-            # Dataset by dataset, in the order asked, each as imported.
-            for dataset in datasets:
-                statement = select(t.inspections).where(i.dataset == dataset).order_by(i.id)
-                for row in self._conn.execute(statement).mappings().all():
-                    yield inspection_from_row(row)
-
-    def record_dataset(self, *, record: DatasetRecord) -> None:
-        with unavailable_on_error():
-            self._conn.execute(delete(t.datasets).where(t.datasets.c.name == record.name))
-            self._conn.execute(insert(t.datasets), dataset_row(record))
-
-    def datasets(self) -> list[DatasetRecord]:
-        with unavailable_on_error():
-            rows = self._conn.execute(select(t.datasets)).mappings().all()
-        return sorted((dataset_from_row(r) for r in rows), key=lambda r: r.name)
-
-    def set_source(self, *, dataset: str, check: SourceCheck | None) -> None:
-        sources = t.dataset_sources
-        with unavailable_on_error():
-            self._conn.execute(delete(sources).where(sources.c.dataset == dataset))
-            if check is not None:
-                self._conn.execute(insert(sources), source_row(check))
-
-    def remove_dataset(self, *, name: str) -> None:
-        with unavailable_on_error():
-            self._conn.execute(delete(t.measures).where(t.measures.c.dataset == name))
-            self._conn.execute(delete(t.inspections).where(t.inspections.c.dataset == name))
-            gone = self._conn.execute(
-                delete(t.postcodes).where(t.postcodes.c.source == name),
-                execution_options=_ROWCOUNT,
-            ).rowcount
-            if gone:
-                self._recompute_outward_codes()
-            self._conn.execute(delete(t.datasets).where(t.datasets.c.name == name))
-            sources = t.dataset_sources
-            self._conn.execute(delete(sources).where(sources.c.dataset == name))
-
-    def served_schools(self) -> Iterator[School]:
-        statement = select(t.schools).order_by(t.schools.c.urn)
-        with unavailable_on_error():
-            # Fetched whole: the caller may write (set_scores) before it finishes iterating.
-            rows = self._conn.execute(statement).mappings().all()
-        return (school_from_row(row) for row in rows)
-
-    def served_urns(self) -> set[Urn]:
-        with unavailable_on_error():
-            return {Urn(urn) for urn in self._conn.execute(select(t.schools.c.urn)).scalars()}
-
-    def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
-        m = t.measures.c
-        statement = (
-            select(t.measures).where(m.code.in_(sorted(set(codes)))).order_by(m.dataset, m.id)
-        )
-        with unavailable_on_error():
-            for row in self._conn.execute(statement).mappings():
-                yield measure_from_row(row)
-
-
-def _insert_many(conn: Connection, table: Table, rows: Iterable[dict[str, Any]]) -> int:
-    """Insert mapped rows (all with the first row's keys) through `bulk_insert` (COPY or
-    executemany of plain tuples), each value converted by its column type's own bind
-    processor for this backend (dates become SQLite's date text, booleans its integers), as a
-    Core insert would: the same stored values without SQLAlchemy's per-row parameter work,
-    which cost a tenth of a national GIAS import."""
-    iterator = iter(rows)
-    first = next(iterator, None)
-    if first is None:
-        return 0
-    names = tuple(first)
-    dialect = conn.dialect
-    converters = [
-        table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
-    ]
-    if all(convert is None for convert in converters):
-        plain = (tuple(row[name] for name in names) for row in itertools.chain([first], iterator))
-        return bulk_insert(conn, table.name, names, plain)
-    pairs = tuple(zip(names, converters, strict=True))
-    converted = (
-        tuple(
-            value if convert is None or value is None else convert(value)
-            for name, convert in pairs
-            for value in (row[name],)
-        )
-        for row in itertools.chain([first], iterator)
-    )
-    return bulk_insert(conn, table.name, names, converted)
-
-
-def _insert_last_of_each_postcode(source: str) -> Any:
-    load = t.postcode_load.c
-    ranked = select(
-        load.compact,
-        load.outward,
-        load.latitude,
-        load.longitude,
-        func.row_number()
-        .over(partition_by=load.compact, order_by=load.seq.desc())
-        .label("occurrence"),
-    ).subquery()
-    latest = select(
-        ranked.c.compact, literal(source), ranked.c.outward, ranked.c.latitude, ranked.c.longitude
-    ).where(ranked.c.occurrence == 1)
-    return insert(t.postcodes).from_select(
-        ["compact", "source", "outward", "latitude", "longitude"], latest
-    )
-
-
-# ---------------------------------------------------------------------------- search prefilter
-
-
-def candidate_urns(query: SchoolQuery) -> Select[int] | None:
-    """A SELECT of the URNs of a superset of the schools that can match `query`; None when
-    none can.
-
-    Only conditions that are exact restatements of domain.search rules go here, on keys the
-    mapping computed with the domain's own functions; evaluate() still applies every rule.
-    """
-    s = t.schools.c
-    conditions: list[ColumnElement[bool]] = []
-    if query.text is not None:
-        if not query.text.tokens:
-            return None
-        conditions.append(s.urn.in_(_urns_matching_every(query.text.tokens)))
-    if query.near is not None:
-        # Without a radius every located school is a candidate: `total` counts all matches.
-        conditions += [s.latitude.is_not(None), s.longitude.is_not(None)]
-        if query.near.radius_miles is not None:
-            conditions += _within(bounding_box(query.near.origin, query.near.radius_miles))
-    if query.phases:
-        conditions.append(s.phase.in_(sorted(p.value for p in query.phases)))
-    if query.local_authority is not None:
-        wanted = query.local_authority
-        conditions.append(or_(s.la_name_key == wanted, s.la_code_key == wanted))
-    if query.ofsted_rating is not None:
-        conditions.append(s.ofsted_grade == query.ofsted_rating)
-    if query.min_score is not None:
-        conditions.append(s.svc_score >= query.min_score)
-    return select(s.urn).where(*conditions)
-
-
-def _urns_matching_every(tokens: Iterable[str]) -> Any:
-    """URNs with, for each query token, some school token it prefixes (an index range scan)."""
-    k = t.school_tokens.c
-    per_token = [
-        select(k.urn).where(k.token >= token, k.token < token + t.PREFIX_END)
-        for token in dict.fromkeys(tokens)
-    ]
-    return per_token[0] if len(per_token) == 1 else per_token[0].intersect(*per_token[1:])
-
-
-def _within(box: BoundingBox) -> list[ColumnElement[bool]]:
-    s = t.schools.c
-    conditions: list[ColumnElement[bool]] = [s.latitude.between(box.min_latitude, box.max_latitude)]
-    # A box reaching past the antimeridian would wrap; then only latitude is bounded.
-    if box.min_longitude >= -180.0 and box.max_longitude <= 180.0:
-        conditions.append(s.longitude.between(box.min_longitude, box.max_longitude))
-    return conditions
 
 
 def _sqlite_file_has_table(path: str, where: str, table: str) -> bool:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from schooldata.application.operations.registry import REGISTRY
-from schooldata.entrypoints.rest import operations
+from schooldata.entrypoints.rest import operation_paths
 
-OPENAPI_PATH = operations.OPENAPI_PATH
+OPENAPI_PATH = operation_paths.OPENAPI_PATH
 PUBLIC_MAX_AGE = 300
 
 
@@ -43,7 +43,7 @@ def is_public_route(path: str) -> bool:
 def has_public_errors(path: str) -> bool:
     """Anonymous requests to these paths get the public error shape from the outer layers:
     public routes, the operational pages, and addresses nothing serves (no tier's)."""
-    return is_public_route(path) or operations.is_operation_path(path) or not is_served(path)
+    return is_public_route(path) or operation_paths.is_operation_path(path) or not is_served(path)
 
 
 def _every_address() -> re.Pattern[str]:
@@ -61,15 +61,15 @@ def is_served(path: str) -> bool:
     MCP endpoint or an operational page (a trailing slash is the same address)."""
     path = path.rstrip("/") or "/"
     return (
-        path in (OPENAPI_PATH, operations.MCP_PATH)
-        or operations.is_operation_path(path)
+        path in (OPENAPI_PATH, operation_paths.MCP_PATH)
+        or operation_paths.is_operation_path(path)
         or _EVERY_ADDRESS.fullmatch(path) is not None
     )
 
 
 def is_public_only(path: str) -> bool:
     """Paths whose answer is public whatever credentials the request carries."""
-    return path in _PUBLIC_ONLY or operations.is_operation_path(path) or path == OPENAPI_PATH
+    return path in _PUBLIC_ONLY or operation_paths.is_operation_path(path) or path == OPENAPI_PATH
 
 
 def is_cross_origin_readable(path: str) -> bool:
@@ -87,4 +87,4 @@ def cache_max_age(path: str) -> int | None:
     """Anonymous GET answers that get validators and `Cache-Control: public`."""
     if is_public_route(path) or path == OPENAPI_PATH:
         return PUBLIC_MAX_AGE
-    return operations.cache_max_age(path)
+    return operation_paths.cache_max_age(path)
