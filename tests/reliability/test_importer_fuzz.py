@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 
 from schooldata.adapters.importers import gias, ks4_info, links, ofsted, onspd
 from schooldata.adapters.importers.codepoint import parse_codepoint
-from schooldata.adapters.importers.performance import TABLES, TableSpec, parse_table
+from schooldata.adapters.importers.performance.datasets import TABLES
+from schooldata.adapters.importers.performance.reader import parse_table
+from schooldata.adapters.importers.performance.spec import TableSpec
 from schooldata.domain.errors import ImportRejected
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink

@@ -10,16 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from schooldata.adapters.importers import files
-from schooldata.adapters.importers.files import (
-    Columns,
-    RowCounter,
-    csv_rows,
-    expand_sources,
-    plain_rows,
-    read_header,
-    single_file,
-)
+from schooldata.adapters.importers.files import decoding
+from schooldata.adapters.importers.files.columns import Columns
+from schooldata.adapters.importers.files.counting import RowCounter
+from schooldata.adapters.importers.files.rows import csv_rows, plain_rows, read_header
+from schooldata.adapters.importers.files.sources import expand_sources, label_of, single_file
 from schooldata.domain.errors import ImportRejected
 from schooldata.ports.imports import RejectLog
 
@@ -37,7 +32,7 @@ def fields(path: Path) -> list[list[str]]:
 def chunk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
     """Run decoding tests with tiny chunks too, so multi-byte characters straddle chunks."""
     size: int = request.param
-    monkeypatch.setattr(files, "_CHUNK", size)
+    monkeypatch.setattr(decoding, "_CHUNK", size)
     return size
 
 
@@ -261,7 +256,7 @@ def test_a_zip_is_read_in_place_as_its_csv_members_in_any_folder(tmp_path: Path)
         },
     )
     paths = expand_sources(archive)
-    assert [files.label_of(p) for p in paths] == [
+    assert [label_of(p) for p in paths] == [
         "codepo_gb.zip:Data/CSV/ab.csv.gz",
         "codepo_gb.zip:Data/CSV/sw.csv",
     ]
@@ -271,7 +266,7 @@ def test_a_zip_is_read_in_place_as_its_csv_members_in_any_folder(tmp_path: Path)
 def test_a_directory_holding_a_zip_reads_the_zips_members(tmp_path: Path) -> None:
     zipped(tmp_path / "release.zip", {"data/a.csv": b"x\n"})
     write(tmp_path / "b.csv", b"y\n")
-    assert [files.label_of(p) for p in expand_sources(tmp_path)] == [
+    assert [label_of(p) for p in expand_sources(tmp_path)] == [
         "b.csv",
         "release.zip:data/a.csv",
     ]

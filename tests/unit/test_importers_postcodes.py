@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from schooldata.adapters.importers.codepoint import parse_codepoint, postcode_key
 from schooldata.adapters.importers.onspd import parse_onspd
-from schooldata.adapters.importers.registry import detect_postcode_format, parse_postcodes
+from schooldata.adapters.importers.postcodes import detect_postcode_format, parse_postcodes
 from schooldata.domain.errors import ImportRejected, InvalidParameter
 from schooldata.domain.geo import Location, distance_miles
 from schooldata.domain.postcode import parse_postcode

@@ -9,11 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from schooldata.adapters.importers.registry import (
-    IMPORTERS,
-    OGL,
-    PLACEHOLDER_IMPORTED_AT,
-)
+from schooldata.adapters.importers.provenance import OGL, PLACEHOLDER_IMPORTED_AT
+from schooldata.adapters.importers.registry import IMPORTERS
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.application.import_dataset import DatasetKind, ImportDataset
 from schooldata.domain.errors import ImportRejected

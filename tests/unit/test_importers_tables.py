@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from schooldata.adapters.importers.performance import (
+from schooldata.adapters.importers.performance.datasets import (
     ADMISSIONS,
     FINANCE,
     KS2_RESULTS,
@@ -22,9 +22,9 @@ from schooldata.adapters.importers.performance import (
     KS5_DESTINATIONS,
     KS5_RESULTS,
     TABLES,
-    TableSpec,
-    parse_table,
 )
+from schooldata.adapters.importers.performance.reader import parse_table
+from schooldata.adapters.importers.performance.spec import TableSpec
 from schooldata.domain.catalogue import MEASURES
 from schooldata.domain.errors import ImportRejected
 from schooldata.domain.measure import MeasureStatus, reported, suppressed

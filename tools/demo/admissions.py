@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from schooldata.adapters.importers.performance import ADMISSIONS
+from schooldata.adapters.importers.performance.datasets import ADMISSIONS
 from tools.demo.columns import LEVEL, PERIOD, URN, measure, split
 from tools.demo.draws import substream
 from tools.demo.output import Output, ees_csv, fmt1, write_gz

@@ -4,13 +4,13 @@ by the same names, so neither can drift from the other."""
 from __future__ import annotations
 
 from schooldata.adapters.importers import gias, ks4_info
-from schooldata.adapters.importers.performance import (
+from schooldata.adapters.importers.performance.reader import (
     BREAKDOWN_COLUMNS,
     LEVEL_COLUMN,
     PERIOD_COLUMNS,
     URN_COLUMNS,
-    TableSpec,
 )
+from schooldata.adapters.importers.performance.spec import TableSpec
 
 PERIOD, URN, LEVEL = PERIOD_COLUMNS[0], URN_COLUMNS[0], LEVEL_COLUMN
 BREAKDOWN_TOPIC, BREAKDOWN, DISADVANTAGE = (

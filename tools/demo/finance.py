@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from schooldata.adapters.importers.performance import FINANCE
+from schooldata.adapters.importers.performance.datasets import FINANCE
 from tools.demo.columns import PERIOD, URN, measure
 from tools.demo.config import SEED
 from tools.demo.draws import substream

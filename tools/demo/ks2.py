@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from schooldata.adapters.importers.performance import KS2_RESULTS
+from schooldata.adapters.importers.performance.datasets import KS2_RESULTS
 from tools.demo.columns import BREAKDOWN, BREAKDOWN_TOPIC, measure, split
 from tools.demo.draws import substream
 from tools.demo.output import Output, clip, ees_csv, percent, write_gz

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from schooldata.adapters.importers.performance import KS4_RESULTS
+from schooldata.adapters.importers.performance.datasets import KS4_RESULTS
 from tools.demo.columns import KS4_INFO as INFO
 from tools.demo.columns import PERIOD, URN, measure
 from tools.demo.draws import substream

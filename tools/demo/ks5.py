@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
-from schooldata.adapters.importers.performance import KS5_DESTINATIONS, KS5_RESULTS
+from schooldata.adapters.importers.performance.datasets import KS5_DESTINATIONS, KS5_RESULTS
 from tools.demo.columns import (
     BREAKDOWN,
     BREAKDOWN_TOPIC,

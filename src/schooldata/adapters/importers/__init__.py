@@ -11,7 +11,8 @@ from schooldata.adapters.importers.gias import parse_gias
 from schooldata.adapters.importers.ks4_info import parse_ks4_information
 from schooldata.adapters.importers.links import parse_links
 from schooldata.adapters.importers.onspd import parse_onspd
-from schooldata.adapters.importers.registry import IMPORTERS, Importer, parse_postcodes
+from schooldata.adapters.importers.postcodes import parse_postcodes
+from schooldata.adapters.importers.registry import IMPORTERS, Importer
 
 __all__ = [
     "IMPORTERS",

@@ -19,15 +19,9 @@ from collections.abc import Iterable, Iterator
 from itertools import chain, islice, repeat
 from pathlib import Path
 
-from schooldata.adapters.importers.files import (
-    DataPath,
-    RowCounter,
-    Source,
-    ZipMember,
-    csv_rows,
-    expand_sources,
-    plain_rows,
-)
+from schooldata.adapters.importers.files.counting import RowCounter
+from schooldata.adapters.importers.files.rows import csv_rows, plain_rows
+from schooldata.adapters.importers.files.sources import DataPath, Source, ZipMember, expand_sources
 from schooldata.adapters.importers.osgb import MAX_EASTING, MAX_NORTHING, convert, convert_all
 from schooldata.domain.errors import ImportRejected
 from schooldata.domain.geo import Location

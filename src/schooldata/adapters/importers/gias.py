@@ -19,14 +19,10 @@ from collections.abc import Callable, Hashable, Iterator
 from operator import itemgetter
 from typing import Any, TypeVar
 
-from schooldata.adapters.importers.files import (
-    Columns,
-    DataPath,
-    RowCounter,
-    Source,
-    csv_rows,
-    single_file,
-)
+from schooldata.adapters.importers.files.columns import Columns
+from schooldata.adapters.importers.files.counting import RowCounter
+from schooldata.adapters.importers.files.rows import csv_rows
+from schooldata.adapters.importers.files.sources import DataPath, Source, single_file
 from schooldata.adapters.importers.osgb import GridPoint, grid_point, locate_in_batches
 from schooldata.domain.errors import InvalidUrn
 from schooldata.domain.ofsted import HistoricGrade, parse_grade

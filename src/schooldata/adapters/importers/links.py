@@ -8,14 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from schooldata.adapters.importers.files import (
-    Columns,
-    DataPath,
-    RowCounter,
-    Source,
-    csv_rows,
-    single_file,
-)
+from schooldata.adapters.importers.files.columns import Columns
+from schooldata.adapters.importers.files.counting import RowCounter
+from schooldata.adapters.importers.files.rows import csv_rows
+from schooldata.adapters.importers.files.sources import DataPath, Source, single_file
 from schooldata.adapters.importers.gias import parse_gias_date
 from schooldata.domain.errors import InvalidUrn
 from schooldata.domain.links import EstablishmentLink

@@ -27,16 +27,10 @@ from collections.abc import Callable, Iterator
 import attrs
 from attrs import frozen
 
-from schooldata.adapters.importers.files import (
-    Columns,
-    DataPath,
-    RowCounter,
-    Source,
-    csv_rows,
-    label_of,
-    read_header,
-    single_file,
-)
+from schooldata.adapters.importers.files.columns import Columns
+from schooldata.adapters.importers.files.counting import RowCounter
+from schooldata.adapters.importers.files.rows import csv_rows, read_header
+from schooldata.adapters.importers.files.sources import DataPath, Source, label_of, single_file
 from schooldata.domain.errors import ImportRejected, InvalidUrn
 from schooldata.domain.ofsted import (
     GradedInspection,

@@ -14,15 +14,10 @@ from collections.abc import Iterator
 from attrs import frozen
 
 from schooldata.adapters.importers.codepoint import postcode_key
-from schooldata.adapters.importers.files import (
-    Columns,
-    DataPath,
-    RowCounter,
-    Source,
-    csv_rows,
-    expand_sources,
-    read_header,
-)
+from schooldata.adapters.importers.files.columns import Columns
+from schooldata.adapters.importers.files.counting import RowCounter
+from schooldata.adapters.importers.files.rows import csv_rows, read_header
+from schooldata.adapters.importers.files.sources import DataPath, Source, expand_sources
 from schooldata.domain.errors import ImportRejected
 from schooldata.domain.geo import Location
 from schooldata.ports.imports import Progress, RejectLog

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from schooldata.adapters.importers.codepoint import parse_codepoint
-from schooldata.adapters.importers.files import Source
+from schooldata.adapters.importers.files.sources import Source
 from schooldata.adapters.importers.gias import parse_gias
 from schooldata.adapters.importers.ks4_info import parse_ks4_information
 from schooldata.adapters.importers.ofsted import parse_ofsted
-from schooldata.adapters.importers.performance import TABLES, parse_table
+from schooldata.adapters.importers.performance.datasets import TABLES
+from schooldata.adapters.importers.performance.reader import parse_table
 from schooldata.adapters.importers.registry import IMPORTERS
 from schooldata.application.import_dataset import DatasetKind
 from schooldata.application.service import Application
