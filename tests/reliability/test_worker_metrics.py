@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -49,6 +50,17 @@ def searches_answered_by(directory: Path, pid: int) -> float:
     )
 
 
+def settled(read: Callable[[], float], expected: float, seconds: float = 3.0) -> float:
+    """`read()` once it gives `expected` (or after `seconds`): a worker counts a request just
+    after sending its answer, so the client may see the answer a moment before the count."""
+    deadline = time.monotonic() + seconds
+    value = read()
+    while value != expected and time.monotonic() < deadline:
+        time.sleep(0.02)
+        value = read()
+    return value
+
+
 def searches_counted(base: str) -> float:
     values = samples(httpx.get(f"{base}/metrics", timeout=10).text)
     return sum(
@@ -74,7 +86,8 @@ def test_one_scrape_counts_the_requests_every_worker_answered(
         if all(shares.values()):
             break
     assert all(shares.values()), f"{sent} requests all went to one worker: {shares}"
-    assert sum(shares.values()) == sent
+    total = settled(lambda: sum(searches_answered_by(directory, pid) for pid in workers), sent)
+    assert total == sent
 
     assert searches_counted(server.base) == sent, "one scrape counts every worker's requests"
     assert searches_counted(server.base) == sent, "whichever worker answers it"
@@ -85,6 +98,7 @@ def test_a_replaced_worker_s_requests_stay_counted(server: ServeProcess, tmp_pat
     for _ in range(40):
         assert httpx.get(f"{server.base}{ROUTE}?query=st", timeout=10).status_code == 200
     known = server.workers()
+    settled(lambda: sum(searches_answered_by(directory, pid) for pid in known), 40)
     victim = max(known, key=lambda pid: searches_answered_by(directory, pid))
     counted_by_victim = searches_answered_by(directory, victim)
     assert counted_by_victim > 0
