@@ -148,7 +148,8 @@ def assemble(settings: Settings) -> Application:
 def _wire(
     settings: Settings, *, create: bool = True, must_exist: bool = False
 ) -> tuple[Application, SqlStore]:
-    from schooldata.adapters.sql.access import SqlKeyStore, SqlQuotaCounter
+    from schooldata.adapters.sql.key_store import SqlKeyStore
+    from schooldata.adapters.sql.quota_counter import SqlQuotaCounter
     from schooldata.adapters.sql.store import SqlStore
 
     if settings.uses_embedded_demo and create:
