@@ -52,7 +52,9 @@ def test_results_never_carry_withheld_fields(client: SchoolDataClient) -> None:
 def test_open_database_with_no_url_serves_the_embedded_demo(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytest.importorskip("schooldata.adapters.sql.access", reason="the SQL key store is not built")
+    pytest.importorskip(
+        "schooldata.adapters.sql.key_store", reason="the SQL key store is not built"
+    )
     for name in [n for n in os.environ if n.startswith("SCHOOLDATA_")]:
         monkeypatch.delenv(name)
     monkeypatch.setenv("SCHOOLDATA_HOME", str(tmp_path))

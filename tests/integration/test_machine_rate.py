@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from schooldata.adapters.machine.rate import PROBES, SLOTS, MachineRateLimiter
-from schooldata.bootstrap import _rate_limiter, machine_rate_path
+from schooldata.bootstrap.rate_limiter import _rate_limiter, machine_rate_path
 from schooldata.settings import load_settings
 
 pytestmark = pytest.mark.integration

@@ -25,8 +25,9 @@ from sqlalchemy import event
 from tests.integration.conftest import open_sql_store
 
 from schooldata.adapters.sql import SqlStore
-from schooldata.adapters.sql.access import SqlKeyStore, SqlQuotaCounter
 from schooldata.adapters.sql.engine import create_engine_for
+from schooldata.adapters.sql.key_store import SqlKeyStore
+from schooldata.adapters.sql.quota_counter import SqlQuotaCounter
 from schooldata.adapters.system import SecureIds
 from schooldata.application.access import Authenticate
 from schooldata.application.key_admin import KeyAdmin
@@ -123,7 +124,7 @@ def test_a_revoked_key_is_found_with_its_revocation_time(store: SqlStore) -> Non
 _REVOKE = """
 import datetime as dt, sys
 from schooldata.adapters.sql import SqlStore
-from schooldata.adapters.sql.access import SqlKeyStore
+from schooldata.adapters.sql.key_store import SqlKeyStore
 from schooldata.domain.keys import Organisation
 store = SqlStore(sys.argv[1])
 keys = SqlKeyStore(store.engine)
@@ -179,7 +180,7 @@ def test_the_quota_stops_at_its_limit_and_a_higher_limit_resumes_it(store: SqlSt
 _SPEND = """
 import json, sys
 from schooldata.adapters.sql import SqlStore
-from schooldata.adapters.sql.access import SqlQuotaCounter
+from schooldata.adapters.sql.quota_counter import SqlQuotaCounter
 store = SqlStore(sys.argv[1])
 counter = SqlQuotaCounter(store.engine)
 granted = []

@@ -1,5 +1,6 @@
-"""SQLite's keyed hot path without a statement on most requests (adapters/sql/access.py):
-key lookups remembered until anything commits, quota uses reserved in blocks.
+"""SQLite's keyed hot path without a statement on most requests: key lookups remembered until
+anything commits (adapters/sql/key_store.py), quota uses reserved in blocks
+(adapters/sql/quota_leases.py).
 
 The rules they must keep are those of the uncached path: a revocation, plan change or new
 key applies to the very next request; the stored count is never behind the uses answered;
@@ -20,12 +21,9 @@ import pytest
 from tests.integration.conftest import open_sql_store
 
 from schooldata.adapters.sql import SqlStore
-from schooldata.adapters.sql.access import (
-    MAX_BLOCK,
-    NEAR_LIMIT,
-    SqlKeyStore,
-    SqlQuotaCounter,
-)
+from schooldata.adapters.sql.key_store import SqlKeyStore
+from schooldata.adapters.sql.quota_counter import SqlQuotaCounter
+from schooldata.adapters.sql.quota_leases import MAX_BLOCK, NEAR_LIMIT
 from schooldata.domain.keys import ApiKeyRecord, KeyKind, Organisation
 
 pytestmark = pytest.mark.integration
@@ -165,7 +163,7 @@ def test_a_block_lasting_long_shrinks_so_a_quiet_organisation_reserves_one_use_a
     store: SqlStore, path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     now = [1000.0]
-    monkeypatch.setattr("schooldata.adapters.sql.access.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("schooldata.adapters.sql.quota_leases.time.monotonic", lambda: now[0])
     counter = SqlQuotaCounter(store.engine)
     for _ in range(300):  # a burst: blocks double
         counter.consume(organisation="acme", period=PERIOD, limit=BIG)

@@ -26,7 +26,7 @@ from sqlalchemy import text
 from schooldata.adapters.importers.gias import parse_gias
 from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.memory.store import InMemoryStore
-from schooldata.adapters.sql.access import SqlQuotaCounter
+from schooldata.adapters.sql.quota_counter import SqlQuotaCounter
 from schooldata.adapters.sql.store import SqlStore
 from schooldata.adapters.system import SystemClock
 from schooldata.application.import_dataset import DatasetKind, ImportDataset

@@ -38,9 +38,10 @@ from schooldata.adapters.memory.access import (
 from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.adapters.redis.rate import RedisRateLimiter
-from schooldata.adapters.sql.access import SqlKeyStore, SqlQuotaCounter
 from schooldata.adapters.sql.connect_breaker import RETRY_SECONDS
 from schooldata.adapters.sql.engine import POSTGRES_CONNECT_TIMEOUT_S, create_engine_for
+from schooldata.adapters.sql.key_store import SqlKeyStore
+from schooldata.adapters.sql.quota_counter import SqlQuotaCounter
 from schooldata.adapters.sql.store import SqlStore
 from schooldata.adapters.system import SecureIds, SystemClock
 from schooldata.application.service import Application, Ports, build_application

@@ -1,0 +1,97 @@
+"""The served ASGI app: REST and MCP on one server, traced when asked, quota blocks given back
+at shutdown; and `asgi_from_environment`, the factory every server worker calls
+(`schooldata.bootstrap:asgi_from_environment`). Apart from `server.py` because tests and any
+ASGI server build the app without `serve`."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import anyio.to_thread
+
+from schooldata.application.service import Application
+from schooldata.bootstrap.production import assemble
+from schooldata.settings import Settings, load_settings
+
+if TYPE_CHECKING:
+    from schooldata.entrypoints.observability.otel import Tracing
+
+
+def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None = None) -> Any:
+    """REST and MCP on one server: the composition root mounts MCP into the REST app.
+    With `tracing` (see `observability.tracing`) every HTTP request, database statement and
+    Redis command is traced; without it nothing of OpenTelemetry is wrapped around anything."""
+    from schooldata.entrypoints.mcp_server.mount import build_mount
+    from schooldata.entrypoints.observability.metrics import Metrics
+    from schooldata.entrypoints.rest.app import create_app
+
+    metrics = Metrics()
+    mount = build_mount(
+        app,
+        base_url=settings.base_url,
+        max_body_bytes=settings.max_body_bytes,
+        on_tool_call=lambda tool, outcome: metrics.mcp_call(tool, outcome=outcome),
+        observer=metrics,
+    )
+    lifespan = [*mount.lifespan, _quota_given_back_at_shutdown(app)]
+    if tracing is not None:
+        lifespan.append(tracing.lifespan)
+    asgi = create_app(
+        app,
+        base_url=settings.base_url,
+        extra_route_handlers=mount.route_handlers,
+        lifespan=lifespan,
+        max_body_bytes=settings.max_body_bytes,
+        metrics=metrics,
+        cors_origins=settings.cors_origins,
+    )
+    if tracing is None:
+        return asgi
+    return _traced(asgi, app, settings, tracing)
+
+
+def _traced(asgi: Any, app: Application, settings: Settings, tracing: Tracing) -> Any:
+    from schooldata.entrypoints.rest.transport import REQUEST_ID_KEY
+
+    engine = getattr(app.ports.store, "engine", None)
+    if engine is not None:
+        tracing.database(engine)
+    if settings.redis_url:
+        tracing.redis()
+    return tracing.asgi(asgi, request_id_key=REQUEST_ID_KEY)
+
+
+def _quota_given_back_at_shutdown(app: Application) -> Any:
+    """A lifespan that, as the server stops, gives back the quota uses this process reserved
+    and did not answer (SQLite reserves them in blocks). Server workers leave through
+    lifespan shutdown, not interpreter exit, so `atexit` alone would not run there."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_server: Any) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):  # the database may be gone: kept then
+                give_back = getattr(app.ports.quota, "give_back", None)
+                if callable(give_back):
+                    await anyio.to_thread.run_sync(give_back)
+
+    return lifespan
+
+
+def asgi_from_environment() -> Any:
+    """Factory for ASGI servers (`granian --interface asgi --factory ...`, `uvicorn --factory ...`);
+    every worker process builds its own application from the same environment, without
+    touching the database (see `assemble`: migrate first, `schooldata db upgrade`), and its
+    own tracing when the OTEL_* variables ask for it (after the fork: exporters run threads)."""
+    from schooldata.adapters.server import raise_open_file_limit
+    from schooldata.entrypoints.observability.logs import configure_logging
+    from schooldata.entrypoints.observability.tracing import start_tracing
+
+    settings = load_settings()
+    configure_logging(settings.log_format)
+    raise_open_file_limit()
+    return build_asgi(assemble(settings), settings, tracing=start_tracing(os.environ))
