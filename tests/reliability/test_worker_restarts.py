@@ -34,6 +34,9 @@ from tests.reliability.support import KEY_SECRET, load_fixture, record_figures, 
 
 RECOVERY_BOUND = 5.0  # seconds from the dependency's return to every probe answering 200
 MAX_ROUNDS = 40  # rounds of probes before concluding the replacement never answered
+# A running worker answers public reads from its in-memory snapshot for at most a second of
+# an outage (docs/reliability.md, "A dependency fails"); past it, the outage's answers.
+SNAPSHOT_STALENESS = 1.2
 OUTAGE_ANSWERS = {
     "health": (200, None),
     "ready": (503, None),
@@ -241,6 +244,7 @@ def test_a_worker_killed_while_postgres_and_redis_refuse_is_replaced_and_serves_
         pg_proxy.pause("refuse")
         redis_proxy.pause("refuse")
         try:
+            time.sleep(SNAPSHOT_STALENESS)  # the surviving worker's snapshot has noticed
             figures = check_outage(
                 server, key, lambda: [kill_and_wait(server, min(server.workers()))]
             )
