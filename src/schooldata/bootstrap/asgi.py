@@ -43,6 +43,7 @@ def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None 
         app,
         base_url=settings.base_url,
         extra_route_handlers=mount.route_handlers,
+        mounted=mount.endpoints,
         lifespan=lifespan,
         max_body_bytes=settings.max_body_bytes,
         metrics=metrics,

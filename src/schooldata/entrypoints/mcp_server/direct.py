@@ -58,9 +58,13 @@ class DirectCalls:
             return None
         request = Request(scope)  # type: ignore[arg-type]
         has_json, _ = check_accept_headers(request)
-        if not has_json or find_duplicated_routing_header(request.headers.items()) is not None:
+        items = request.headers.items()  # decoded once: each lookup in Headers decodes them all
+        if not has_json or find_duplicated_routing_header(items) is not None:
             return None
-        verdict = classify_inbound_request(message, headers=dict(request.headers))
+        first: dict[str, str] = {}  # as dict(request.headers): a name's first value
+        for name, value in items:
+            first.setdefault(name, value)
+        verdict = classify_inbound_request(message, headers=first)
         if not isinstance(verdict, InboundModernRoute):
             return None
         try:

@@ -40,6 +40,9 @@ TEST_CLIENT_HOST = "testserver.local"
 class McpMount:
     route_handlers: list[Any]
     lifespan: list[Callable[[Any], AbstractAsyncContextManager[None]]]
+    # The endpoint by its exact path, for a host that answers it before its router (the
+    # route handlers serve the same endpoint to everything else).
+    endpoints: dict[str, Any]
 
 
 def transport_security(
@@ -132,4 +135,4 @@ def build_mount(
             cast(endpoint.Scope, scope), cast(endpoint.Receive, receive), cast(endpoint.Send, send)
         )
 
-    return McpMount(route_handlers=[mcp], lifespan=[slot.run])
+    return McpMount(route_handlers=[mcp], lifespan=[slot.run], endpoints={MCP_PATH: handler})

@@ -3,7 +3,7 @@ the one HTTP edge layer around them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import anyio.to_thread
@@ -123,12 +123,15 @@ def create_app(
     max_body_bytes: int = 64 * 1024,
     metrics: Metrics | None = None,
     cors_origins: Sequence[str] = (),
+    mounted: Mapping[str, ASGIApp] | None = None,
 ) -> ASGIApp:
     """The served ASGI application: the edge (`edge.py`), then the registry's GETs answered
     directly (`dispatch.py`), then Litestar for everything else.
 
     `metrics` is shared with other faces when the composition root passes one;
-    `cors_origins` is `settings.cors_origins` (empty: any origin, public GETs only)."""
+    `cors_origins` is `settings.cors_origins` (empty: any origin, public GETs only);
+    `mounted`: other faces' endpoints by exact path, answered before Litestar's router too
+    (each also among `extra_route_handlers`, which serve the same endpoint otherwise)."""
     metrics = metrics or Metrics()
     routes = Routes(app.pipeline.observed_by(metrics), base_url=base_url)
     litestar = create_litestar(
@@ -141,7 +144,7 @@ def create_app(
         routes=routes,
     )
     return HttpEdge(
-        RegistryGets(routes, litestar),  # type: ignore[arg-type]
+        RegistryGets(routes, litestar, mounted),  # type: ignore[arg-type]
         new_request_id=app.ids.request_id,
         metrics=metrics,
         cors=Cors(cors_policy(cors_origins)),

@@ -1,13 +1,15 @@
 """GETs of the registry's routes, answered by the same `Routes.answer` Litestar's handlers run,
 without Litestar's router and per-request handler machinery in between: that machinery costs
 as much as a whole computed answer (docs/performance.md), and the registry already names every
-route. Anything else (another method, a path that is not exactly one of the registry's, a
-mounted root path) goes on to Litestar, which serves every route too.
+route. Other faces' endpoints mounted at an exact path (MCP's `/mcp`) are handed their
+requests the same way. Anything else (another method, a path that is not exactly one of these,
+a mounted root path) goes on to Litestar, which serves every route too.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from litestar import Request
@@ -32,9 +34,12 @@ class _Route:
 
 
 class RegistryGets:
-    def __init__(self, routes: Routes, app: ASGIApp) -> None:
+    def __init__(
+        self, routes: Routes, app: ASGIApp, mounted: Mapping[str, ASGIApp] | None = None
+    ) -> None:
         self._routes = routes
         self._app = app
+        self._mounted = dict(mounted or {})
         self._static: dict[str, _Route | None] = {}  # None: the path has no GET
         self._templated: list[tuple[re.Pattern[str], _Route]] = []
         # A segment that is a literal somewhere in the registry is never taken for a `{urn}`
@@ -49,13 +54,16 @@ class RegistryGets:
                 self._templated.append((re.compile(pattern), _Route(entry, path)))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if _plain_get(scope):
-            found = self._match(scope["path"])
-            if found is not None:
+        if _routable(scope):
+            if scope["method"] == "GET" and (found := self._match(scope["path"])) is not None:
                 route, params = found
                 scope["path_params"] = params
                 scope["path_template"] = route.template
                 await self._answer(route, Request(scope, receive), send)  # type: ignore[arg-type]
+                return
+            if (endpoint := self._mounted.get(scope["path"])) is not None:
+                scope["path_template"] = scope["path"]
+                await _handed(endpoint, scope, receive, send)
                 return
         await self._app(scope, receive, send)
 
@@ -81,9 +89,29 @@ class RegistryGets:
         await reply.send(send)
 
 
-def _plain_get(scope: Scope) -> bool:
-    """A GET Litestar would route by its path alone: no mounted root path, a valid Host."""
-    if scope["type"] != "http" or scope["method"] != "GET" or scope.get("root_path"):
+async def _handed(endpoint: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """As Litestar's `@asgi(copy_scope=True)` route runs it: on a copy of the scope, and an
+    error before the answer started answered as Litestar's exception handler would."""
+    started = False
+
+    async def watched(message: Any) -> None:
+        nonlocal started
+        started = True
+        await send(message)
+
+    try:
+        await endpoint(dict(scope), receive, watched)
+    except Exception as error:
+        if started:
+            raise
+        request: Request[Any, Any, Any] = Request(scope, receive)  # type: ignore[arg-type]
+        response = unexpected_response(request, error).to_asgi_response(None, request)
+        await response(scope, receive, send)  # type: ignore[arg-type]
+
+
+def _routable(scope: Scope) -> bool:
+    """A request Litestar would route by its path alone: no mounted root path, a valid Host."""
+    if scope["type"] != "http" or scope.get("root_path"):
         return False
     for name, value in scope["headers"]:
         if name == b"host":
