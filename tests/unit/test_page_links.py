@@ -117,3 +117,42 @@ def test_the_link_header_names_first_prev_next_and_last() -> None:
     assert (
         link_header(pagination(1, 5, 3), url) == f'<{url(1)}>; rel="first", <{url(1)}>; rel="last"'
     )
+
+
+def _whole_query_quoted(query: bytes, page: int) -> str:
+    """The URL built the plain way: every pair but `page` kept, `page` replaced in place (or
+    added last), then the whole query quoted at once."""
+    from urllib.parse import unquote_to_bytes
+
+    def is_page(pair: bytes) -> bool:
+        return unquote_to_bytes(pair.partition(b"=")[0].replace(b"+", b" ")) == b"page"
+
+    kept: list[bytes] = []
+    replaced = False
+    for pair in (p for p in query.split(b"&") if p):
+        if is_page(pair):
+            if not replaced:
+                kept.append(f"page={page}".encode())
+                replaced = True
+            continue
+        kept.append(pair)
+    if not replaced:
+        kept.append(f"page={page}".encode())
+    text = quote(b"&".join(kept).decode("latin-1"), safe="!$&'()*+,;=:@/?%-._~", encoding="latin-1")
+    return f"{BASE}{PATH}?{text}"
+
+
+_query_bytes = st.lists(
+    st.one_of(
+        st.sampled_from([b"page=2", b"%70age=3", b"pa+ge=1", b"q=st+mary", b"", b"a&b", b"page"]),
+        st.binary(max_size=12),
+    ),
+    max_size=6,
+).map(lambda parts: b"&".join(parts))
+
+
+@given(query=_query_bytes, page=st.integers(min_value=1, max_value=10**6))
+def test_urls_quoted_around_the_page_equal_the_whole_query_quoted(query: bytes, page: int) -> None:
+    if query.count(b"page") > 1:  # a second page is refused before any answer is linked
+        return
+    assert page_url(BASE, PATH, query, page) == _whole_query_quoted(query, page)

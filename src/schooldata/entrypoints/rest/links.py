@@ -9,6 +9,7 @@ server decodes is the one the client sent.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from urllib.parse import quote, unquote_to_bytes
 
@@ -16,30 +17,44 @@ from schooldata.entrypoints.wire.envelope import PageNumbers, Pagination
 
 # RFC 3986 query characters (pchar, "/", "?"), and "%" so existing escapes stay as sent.
 _QUERY_SAFE = "!$&'()*+,;=:@/?%-._~"
+_UNSAFE = re.compile(rb"[^A-Za-z0-9!$&'()*+,;=:@/?%\-._~]")
 
 
 def _is_page(pair: bytes) -> bool:
-    name = pair.partition(b"=")[0].replace(b"+", b" ")
-    return unquote_to_bytes(name) == b"page"
+    name = pair.partition(b"=")[0]
+    if b"%" not in name and b"+" not in name:  # nothing to decode: most names
+        return name == b"page"
+    return unquote_to_bytes(name.replace(b"+", b" ")) == b"page"
+
+
+def page_urls(base: str, path: str, query: bytes) -> Callable[[int], str]:
+    """The URL of any page of the list answered at `path` for `query`: the query is read and
+    quoted once, around the place `page` takes (percent-encoding is byte by byte, so quoting
+    the parts is quoting the whole)."""
+    before: list[bytes] = []
+    after: list[bytes] = []
+    found = False
+    for pair in query.split(b"&"):
+        if not pair:
+            continue
+        if _is_page(pair):
+            found = True  # (a second page is refused before any answer: never here)
+            continue
+        (after if found else before).append(pair)
+    head = f"{base}{path}?" + "".join(_quoted(p) + "&" for p in before)
+    tail = "".join("&" + _quoted(p) for p in after)
+    return lambda page: f"{head}page={page}{tail}"
 
 
 def page_url(base: str, path: str, query: bytes, page: int) -> str:
     """The URL of page `page` of the list answered at `path` for `query`."""
-    pairs = [pair for pair in query.split(b"&") if pair]
-    wanted = f"page={page}".encode()
-    replaced = False
-    kept: list[bytes] = []
-    for pair in pairs:
-        if _is_page(pair):
-            if not replaced:  # (a second page is refused before any answer: never here)
-                kept.append(wanted)
-                replaced = True
-            continue
-        kept.append(pair)
-    if not replaced:
-        kept.append(wanted)
-    text = quote(b"&".join(kept).decode("latin-1"), safe=_QUERY_SAFE, encoding="latin-1")
-    return f"{base}{path}?{text}"
+    return page_urls(base, path, query)(page)
+
+
+def _quoted(pair: bytes) -> str:
+    if _UNSAFE.search(pair) is None:  # most pairs: nothing to encode
+        return pair.decode("ascii")
+    return quote(pair.decode("latin-1"), safe=_QUERY_SAFE, encoding="latin-1")
 
 
 def link_header(paging: Pagination, url_of: Callable[[int], str]) -> str:

@@ -170,7 +170,7 @@ class Routes:
         page_url = None
         if outcome.operation.paged and result.pagination is not None:
             query = bytes(request.scope.get("query_string", b""))
-            page_url = partial(links.page_url, base, outcome.operation.path, query)
+            page_url = links.page_urls(base, outcome.operation.path, query)
             headers["Link"] = links.link_header(result.pagination, page_url)
         if media_type == negotiation.CSV and answers.table_of(outcome.operation.name):
             text = answers.csv_text(outcome, result)
