@@ -4,7 +4,6 @@ requests the SDK treats specially still reach it."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +24,7 @@ from tests.e2e.test_mcp_support import (
     served,
 )
 from tests.support.dataset import build_store
-from tests.support.twins import PER_REQUEST_HEADERS
+from tests.support.twins import seen
 
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.entrypoints.mcp_server.direct import DirectCalls
@@ -102,17 +101,8 @@ def _routing(name: str) -> dict[str, str]:
     return {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name}
 
 
-def _seen(response: httpx.Response) -> tuple[int, dict[str, str], Any]:
-    headers = {k: v for k, v in response.headers.items() if k not in PER_REQUEST_HEADERS}
-    text = response.text.replace(response.headers.get("x-request-id", "-"), "req_ID")
-    try:
-        return response.status_code, headers, json.loads(text)
-    except ValueError:
-        return response.status_code, headers, text
-
-
 def assert_same(direct: httpx.Response, sdk: httpx.Response) -> None:
-    assert _seen(direct) == _seen(sdk)
+    assert seen(direct) == seen(sdk)
     remaining = [r.headers.get("x-ratelimit-remaining") for r in (direct, sdk)]
     assert (remaining[0] is None) == (remaining[1] is None)
 

@@ -16,13 +16,12 @@ from litestar.testing import TestClient
 from tests.conftest import issue_key
 from tests.e2e.test_mcp_support import envelope_meta, served
 from tests.support.dataset import build_store
-from tests.support.twins import PER_REQUEST_HEADERS
+from tests.support.twins import LITESTAR_ROAD, dispatching_unless_told, seen
 
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.entrypoints.rest import dispatch
 from schooldata.entrypoints.rest.dispatch import RegistryGets
 
-_LITESTAR_ROAD = "x-test-road"  # the twin that must go through Litestar's router says so
 JSON_ACCEPT = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
 
@@ -85,29 +84,12 @@ class Twin:
 def twin() -> Iterator[Twin]:
     first, second = bootstrap_memory(store=build_store()), bootstrap_memory(store=build_store())
     keys = (issue_key(first, "enterprise"), issue_key(second, "enterprise"))
-    call = RegistryGets.__call__
-
-    async def unless_told(self: RegistryGets, scope: Any, receive: Any, send: Any) -> None:
-        if any(name == _LITESTAR_ROAD.encode() for name, _ in scope.get("headers", ())):
-            await self._app(scope, receive, send)
-        else:
-            await call(self, scope, receive, send)
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(RegistryGets, "__call__", unless_told)
+        patch.setattr(RegistryGets, "__call__", dispatching_unless_told())
         for mounted in served(first, Path(tempfile.mkdtemp())):
             for routed in served(second, Path(tempfile.mkdtemp())):
-                routed.headers[_LITESTAR_ROAD] = "litestar"
+                routed.headers[LITESTAR_ROAD] = "litestar"
                 yield Twin(mounted, routed, keys)
-
-
-def _seen(response: httpx.Response) -> tuple[int, dict[str, str], Any]:
-    headers = {k: v for k, v in response.headers.items() if k not in PER_REQUEST_HEADERS}
-    text = response.text.replace(response.headers.get("x-request-id", "-"), "req_ID")
-    try:
-        return response.status_code, headers, json.loads(text)
-    except ValueError:
-        return response.status_code, headers, text
 
 
 @pytest.mark.parametrize(
@@ -117,7 +99,7 @@ def test_mcp_answers_the_same_whether_mounted_or_routed(
     twin: Twin, label: str, method: str, body: Any, headers: dict[str, str], keyed: bool
 ) -> None:
     mounted, routed = twin.both(method, body, headers, keyed, label)
-    assert _seen(mounted) == _seen(routed)
+    assert seen(mounted) == seen(routed)
 
 
 def test_the_mounted_road_is_taken_and_counts_its_route(

@@ -14,13 +14,11 @@ from hypothesis import strategies as st
 from litestar.testing import TestClient
 from tests.conftest import issue_key
 from tests.support.dataset import build_store
-from tests.support.twins import PER_REQUEST_HEADERS
+from tests.support.twins import LITESTAR_ROAD, dispatching_unless_told, seen
 
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.entrypoints.rest.app import create_app
 from schooldata.entrypoints.rest.dispatch import RegistryGets
-
-_LITESTAR_ROAD = "x-test-road"  # the twin that must go through Litestar says so
 
 
 class Twin:
@@ -51,36 +49,22 @@ class Twin:
 def twin() -> Iterator[Twin]:
     first, second = bootstrap_memory(store=build_store()), bootstrap_memory(store=build_store())
     keys = (issue_key(first, "enterprise"), issue_key(second, "enterprise"))
-    call = RegistryGets.__call__
-
-    async def unless_told(self: RegistryGets, scope: Any, receive: Any, send: Any) -> None:
-        if any(name == _LITESTAR_ROAD.encode() for name, _ in scope.get("headers", ())):
-            await self._app(scope, receive, send)
-        else:
-            await call(self, scope, receive, send)
-
     base = "http://testserver.local"
     served = create_app(first, base_url=base)
     dispatcher = served._app  # type: ignore[attr-defined]  # (the edge's inner app)
     assert isinstance(dispatcher, RegistryGets)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(RegistryGets, "__call__", unless_told)
+        patch.setattr(RegistryGets, "__call__", dispatching_unless_told())
         with (
             TestClient(app=served) as direct,  # type: ignore[arg-type]
             TestClient(app=create_app(second, base_url=base)) as litestar,  # type: ignore[arg-type]
         ):
-            litestar.headers[_LITESTAR_ROAD] = "litestar"
+            litestar.headers[LITESTAR_ROAD] = "litestar"
             yield Twin(direct, litestar, keys, dispatcher)
 
 
-def _seen(response: httpx.Response) -> tuple[int, dict[str, str], str]:
-    headers = {k: v for k, v in response.headers.items() if k not in PER_REQUEST_HEADERS}
-    body = response.text.replace(response.headers.get("x-request-id", "-"), "req_ID")
-    return response.status_code, headers, body
-
-
 def assert_same(direct: httpx.Response, litestar: httpx.Response) -> None:
-    assert _seen(direct) == _seen(litestar)
+    assert seen(direct) == seen(litestar)
 
 
 PATHS = [
