@@ -154,6 +154,23 @@ def test_only_open_schools_are_stored(store: Store) -> None:
     assert [s.urn.value for s in store.iter_all()] == [100001, 100002]
 
 
+def test_schools_read_whole_share_each_string_many_of_them_repeat(sql_store: SqlStore) -> None:
+    """A snapshot holds the whole register: "Open", an authority's name or a type repeated in
+    thousands of rows is one object, not one per school (about 40 MB a worker at full scale)."""
+    schools = [
+        _school(100001 + n, f"School {n}", la_name="Camden", type_name="Community school")
+        for n in range(3)
+    ]
+    with sql_store.transaction() as tx:
+        tx.replace_schools(schools=schools)
+    read = list(sql_store.iter_all())
+    assert [s.name for s in read] == ["School 0", "School 1", "School 2"]
+    assert all(s.la_name == "Camden" and s.type_name == "Community school" for s in read)
+    assert len({id(s.la_name) for s in read}) == 1
+    assert len({id(s.type_name) for s in read}) == 1
+    assert len({id(s.status) for s in read}) == 1
+
+
 def test_outward_centroids_are_the_mean_of_live_postcodes_across_sources(store: Store) -> None:
     with store.transaction() as tx:
         a = [("AB10AA", Location(1.0, 1.0)), ("AB10AB", Location(3.0, 3.0)),

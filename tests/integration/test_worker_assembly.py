@@ -5,12 +5,15 @@ killed during an outage, is tests/reliability/test_worker_restarts.py."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from litestar.testing import TestClient
-from tests.reliability.support import KEY_SECRET, load_fixture
+from tests.reliability.support import KEY_SECRET, load_fixture, sql_store
 
 from schooldata.adapters.sql.engine import create_engine_for
 from schooldata.adapters.sql.store import SqlStore
@@ -60,3 +63,30 @@ def test_an_engine_that_may_not_create_never_makes_an_empty_sqlite_file(tmp_path
     with engine.connect() as conn:
         listed = conn.exec_driver_sql("PRAGMA database_list").all()
     assert [Path(row[2]) for row in listed if row[1] == "main"] == [path]
+
+
+SERVES_SQLITE = """
+import sys
+from litestar.testing import TestClient
+from schooldata.bootstrap import asgi_from_environment
+with TestClient(asgi_from_environment()) as client:
+    assert client.get("/api/v1/search", params={"query": "primary"}).status_code == 200
+print("psycopg" in sys.modules)
+"""
+
+
+def test_a_worker_serving_sqlite_never_loads_the_postgresql_driver(tmp_path: Path) -> None:
+    """psycopg is ~9 MB a worker: loaded only for a PostgreSQL database."""
+    url = f"sqlite:///{tmp_path / 'data.sqlite3'}"
+    load_fixture(sql_store(url))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCHOOLDATA_")}
+    env.update(
+        SCHOOLDATA_DATABASE_URL=url,
+        SCHOOLDATA_KEY_SECRET=KEY_SECRET,
+        SCHOOLDATA_HOME=str(tmp_path / "home"),
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", SERVES_SQLITE], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == "False"

@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from schooldata.domain.school import School
 from schooldata.domain.text import normalise, tokens
+from schooldata.domain.urn import Urn
 
 NORMAL_FORM = re.compile(r"([0-9a-z]+( [0-9a-z]+)*)?")
 
@@ -91,3 +93,17 @@ def _normalise_always_folding(text: str) -> str:
 @given(st.one_of(st.text(max_size=40), st.text(alphabet=string.printable, max_size=40)))
 def test_the_ascii_shortcut_gives_what_folding_every_text_gives(text: str) -> None:
     assert normalise(text) == _normalise_always_folding(text)
+
+
+def test_schools_share_their_search_words_rather_than_each_holding_a_copy() -> None:
+    a, b = (
+        School(urn=Urn(urn), name=f"St Mary's Primary {urn}", la_name="Tower Hamlets")
+        for urn in (100001, 100002)
+    )
+    assert a.search_text.name_tokens[:3] == ("st", "marys", "primary")
+    for mine, theirs in zip(
+        a.search_text.name_tokens[:3], b.search_text.name_tokens[:3], strict=True
+    ):
+        assert mine is theirs
+    assert a.search_text.authority is b.search_text.authority
+    assert a.search_text.other_tokens[0] is b.search_text.other_tokens[0]

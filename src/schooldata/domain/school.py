@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import cached_property
+from sys import intern
 
 from attrs import field, frozen
 
@@ -90,15 +91,16 @@ class School:
     @cached_property
     def search_text(self) -> SearchText:
         """Normalised name, name words and authority/type words: computed once per record,
-        because search compares them for every candidate of every query."""
+        because search compares them for every candidate of every query. Words and the
+        normalised authority, type and gender are interned: thousands of schools share each."""
         name = normalise(self.name)
         return SearchText(
             name=name,
-            name_tokens=tuple(name.split()),
-            other_tokens=(*tokens(self.la_name), *tokens(self.type_name)),
-            authority=normalise(self.la_name or ""),
-            type_name=normalise(self.type_name or ""),
-            gender=normalise(self.gender or ""),
+            name_tokens=tuple(map(intern, name.split())),
+            other_tokens=tuple(map(intern, (*tokens(self.la_name), *tokens(self.type_name)))),
+            authority=intern(normalise(self.la_name or "")),
+            type_name=intern(normalise(self.type_name or "")),
+            gender=intern(normalise(self.gender or "")),
         )
 
     @property

@@ -14,14 +14,31 @@ def base_url_of(scope: Mapping[str, Any]) -> str:
     derives it: scheme, the Host header (else the server's address), the root path."""
     scheme = str(scope.get("scheme", "http"))
     server = scope.get("server")
-    host = ""
+    host = None
     for name, value in scope.get("headers", ()):
         if name == b"host":
-            host = value.decode("latin-1")
+            host = bytes(value)
             break
-    if server and not host:
-        host, port = server
-        if port != _DEFAULT_PORTS.get(scheme):
-            host = f"{host}:{port}"
     root = str(scope.get("app_root_path") or scope.get("root_path", ""))
-    return urlunsplit((scheme if server else "", host, root + "/", "", "")).rstrip("/")
+    key = (scheme, host, None if server is None else tuple(server), root)
+    found = _KNOWN.get(key)
+    if found is None:
+        found = _base_url(*key)
+        if len(_KNOWN) >= MAX_KNOWN:  # a Host header is the client's to choose
+            _KNOWN.clear()
+        _KNOWN[key] = found
+    return found
+
+
+# A server sees a few base URLs (its host names and ports), each asked on every request.
+MAX_KNOWN = 256
+_KNOWN: dict[tuple[str, bytes | None, tuple[Any, ...] | None, str], str] = {}
+
+
+def _base_url(scheme: str, host: bytes | None, server: tuple[Any, ...] | None, root: str) -> str:
+    shown = "" if host is None else host.decode("latin-1")
+    if server and not shown:
+        shown, port = server
+        if port != _DEFAULT_PORTS.get(scheme):
+            shown = f"{shown}:{port}"
+    return urlunsplit((scheme if server else "", shown, root + "/", "", "")).rstrip("/")

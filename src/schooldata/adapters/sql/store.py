@@ -28,12 +28,12 @@ from sqlalchemy import (
 from schooldata.adapters.extras import MissingExtra
 from schooldata.adapters.sql import tables as t
 from schooldata.adapters.sql.engine import (
-    DRIVER_ERRORS,
     WRITE_OPTION,
     batched,
     begin_write,
     create_engine_for,
     describe,
+    driver_errors,
     unavailable_on_error,
 )
 from schooldata.adapters.sql.mapping import (
@@ -61,7 +61,7 @@ from schooldata.domain.urn import Urn
 
 STREAM_BATCH = 1_000
 # An unknown backend or driver, or a malformed URL, fails in create_engine.
-_SETUP_ERRORS: tuple[type[Exception], ...] = (ValueError, ImportError, *DRIVER_ERRORS)
+_SETUP_ERRORS: tuple[type[Exception], ...] = (ValueError, ImportError)
 
 Version = tuple[int, str]
 
@@ -88,7 +88,7 @@ class SqlStore:
             self._engine: Engine = create_engine_for(url, create=create)
         except MissingExtra as exc:
             raise DataUnavailable(f"Cannot use the database at {describe(url)}: {exc}") from exc
-        except _SETUP_ERRORS as exc:
+        except (*_SETUP_ERRORS, *driver_errors()) as exc:
             raise DataUnavailable(f"Cannot use the database at {describe(url)}.") from exc
         self._writer = self._engine.execution_options(**{WRITE_OPTION: True})
         # Every read is one snapshot: READ COMMITTED would let a search see the version of
@@ -113,7 +113,7 @@ class SqlStore:
             else:
                 with self._engine.connect() as conn:
                     found = inspect(conn).has_table(t.data_version.name)
-        except DRIVER_ERRORS as exc:
+        except driver_errors() as exc:
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
             raise DataUnavailable(f"Cannot open the database {where}: {reason}") from exc
         if not found:
@@ -168,8 +168,9 @@ class SqlStore:
         with self._reading() as conn:
             # A server-side cursor on PostgreSQL; SQLite steps its cursor lazily anyway.
             result = conn.execution_options(stream_results=True, yield_per=STREAM_BATCH)
+            shared: dict[str, str] = {}
             for row in result.execute(statement).mappings():
-                yield school_from_row(row)
+                yield school_from_row(row, shared)
 
     def local_authorities(self) -> list[tuple[str | None, str, int]]:
         s = t.schools.c

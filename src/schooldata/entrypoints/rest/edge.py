@@ -17,6 +17,7 @@ answer needs the same request id, CORS and validators whichever road it took:
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
@@ -325,6 +326,7 @@ def _kept(
     return kept, found
 
 
+@functools.lru_cache(maxsize=256)  # the values come from the app's own headers: a few
 def _varied(vary: bytes | None, names: tuple[bytes, ...]) -> bytes:
     """`vary` with `names` added once each (a `*` already varies on everything)."""
     present = [] if vary is None else [v.strip() for v in vary.split(b",") if v.strip()]
