@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import io
 import json
 import logging
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schooldata.entrypoints.observability.access import AccessLog
+from schooldata.entrypoints.observability.access import (
+    FLUSH_SECONDS,
+    MAX_WAITING_CHARS,
+    AccessLog,
+)
 from schooldata.entrypoints.observability.logs import _timestamp, configure_logging
+from schooldata.entrypoints.observability.metrics import Metrics
+from schooldata.entrypoints.rest.cors import Cors
+from schooldata.entrypoints.rest.edge import HttpEdge
 
 ENTRY = {
     "request_id": "req_abcdefghij0123456789",
@@ -93,4 +102,112 @@ def test_nothing_is_written_below_the_access_loggers_level(stream: io.StringIO) 
 def test_a_log_timestamp_is_what_datetime_writes_for_the_same_instant(created: float) -> None:
     expected = dt.datetime.fromtimestamp(created, dt.UTC).isoformat(timespec="milliseconds")
     assert _timestamp(created) == expected
-    assert _timestamp(created) == expected  # and again, from the per-millisecond reuse
+    assert _timestamp(created) == expected  # and again, from the per-second reuse
+
+
+class CountingStream(io.StringIO):
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        return super().write(text)
+
+
+def direct_log(stream: io.StringIO) -> AccessLog:
+    root = logging.getLogger()
+    root.handlers[:] = [h for h in root.handlers if type(h) is logging.StreamHandler]
+    (handler,) = root.handlers
+    handler.setStream(stream)  # type: ignore[attr-defined]
+    log = AccessLog()
+    assert log._direct_handler() is handler
+    return log
+
+
+def test_on_an_event_loop_lines_are_written_together_soon_after(stream: io.StringIO) -> None:
+    counting = CountingStream()
+    log = direct_log(counting)
+
+    async def serve() -> tuple[int, int]:
+        for n in range(5):
+            log.write({**ENTRY, "status": 200 + n})
+        waiting = len(lines(counting))
+        await asyncio.sleep(FLUSH_SECONDS * 4)
+        return waiting, counting.writes
+
+    waiting, writes = asyncio.run(serve())
+    assert waiting == 0  # not yet: they wait for one another
+    assert [line["status"] for line in lines(counting)] == [200, 201, 202, 203, 204]
+    assert writes == 1  # one write for the five
+
+
+def test_lines_never_wait_past_the_bound_on_what_may_wait(stream: io.StringIO) -> None:
+    counting = CountingStream()
+    log = direct_log(counting)
+    long_path = "/api/v1/search" + "x" * 1000
+    per_line = MAX_WAITING_CHARS // 1000
+
+    async def serve() -> int:
+        for _ in range(per_line * 3):
+            log.write({**ENTRY, "path": long_path})
+        return len(lines(counting))
+
+    written_before_the_timer = asyncio.run(serve())
+    assert written_before_the_timer >= per_line * 2
+
+
+def test_the_lines_waiting_are_written_when_the_server_shuts_down(stream: io.StringIO) -> None:
+    counting = CountingStream()
+    direct_log(counting)
+    edge = HttpEdge(
+        app=_lifespan_app,
+        new_request_id=lambda: "req_abcdefghij0123456789",
+        metrics=Metrics(),
+        cors=Cors(()),
+    )
+    sent: list[str] = []
+
+    async def serve() -> None:
+        edge._access.write(dict(ENTRY))
+        assert lines(counting) == []
+        messages = iter([{"type": "lifespan.shutdown"}])
+
+        async def receive() -> dict[str, object]:
+            return next(messages)
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(str(message["type"]))
+            if message["type"] == "lifespan.shutdown.complete":
+                assert len(lines(counting)) == 1  # written before the server says it is done
+
+        await edge({"type": "lifespan"}, receive, send)
+
+    asyncio.run(serve())
+    assert sent == ["lifespan.shutdown.complete"]
+
+
+async def _lifespan_app(scope: Any, receive: Any, send: Any) -> None:
+    message = await receive()
+    if message["type"] == "lifespan.shutdown":
+        await send({"type": "lifespan.shutdown.complete"})
+
+
+def test_lines_waiting_for_a_handler_reconfigured_meanwhile_go_to_their_own(
+    stream: io.StringIO,
+) -> None:
+    first, second = io.StringIO(), io.StringIO()
+    log = direct_log(first)
+
+    async def serve() -> None:
+        log.write({**ENTRY, "status": 200})
+        (handler,) = logging.getLogger().handlers
+        new = logging.StreamHandler(second)
+        new.setFormatter(handler.formatter)
+        logging.getLogger().handlers[:] = [new]
+        log.write({**ENTRY, "status": 201})
+        await asyncio.sleep(FLUSH_SECONDS * 4)
+
+    asyncio.run(serve())
+    assert [line["status"] for line in lines(first)] == [200]
+    assert [line["status"] for line in lines(second)] == [201]

@@ -135,28 +135,25 @@ def json_entry(created: float, level: str, logger: str, message: str) -> dict[st
     }
 
 
-_last_stamp: tuple[int, str] = (-1, "")
+_last_second: tuple[int, str] = (-1, "")
 
 
 def _timestamp(created: float) -> str:
     """ISO 8601 UTC to the millisecond, exactly as `datetime.fromtimestamp(created, UTC)
-    .isoformat(timespec="milliseconds")` writes it; the last one is reused within its
-    millisecond (a busy server logs several lines per millisecond)."""
-    global _last_stamp
+    .isoformat(timespec="milliseconds")` writes it; the date and time to the second are
+    reused within their second (a busy server logs thousands of lines a second)."""
+    global _last_second
     # fromtimestamp rounds the fraction to whole microseconds (half to even), then isoformat
     # truncates to milliseconds: the same steps here give the same millisecond.
     whole = math.floor(created)
     micro = round((created - whole) * 1e6)
     if micro >= 1_000_000:
         whole, micro = whole + 1, micro - 1_000_000
-    millisecond = whole * 1000 + micro // 1000
-    last = _last_stamp
-    if last[0] == millisecond:
-        return last[1]
-    moment = dt.datetime.fromtimestamp(whole, dt.UTC).replace(microsecond=micro // 1000 * 1000)
-    text = moment.isoformat(timespec="milliseconds")
-    _last_stamp = (millisecond, text)
-    return text
+    last = _last_second
+    if last[0] != whole:
+        moment = dt.datetime.fromtimestamp(whole, dt.UTC)
+        last = _last_second = (whole, moment.isoformat(timespec="seconds")[:19])
+    return f"{last[1]}.{micro // 1000:03d}+00:00"
 
 
 # One encoder for every log line: `json.dumps` with options builds a new encoder per call

@@ -20,6 +20,8 @@ cost about three times as much (docs/performance.md, "Metrics").
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import bisect
 import logging
 import os
@@ -52,8 +54,10 @@ log = logging.getLogger("schooldata.metrics")
 
 # Litestar appends `; charset=utf-8` to text/* media types.
 CONTENT_TYPE = "text/plain; version=0.0.4"
+WRITE_AFTER_SECONDS = 0.05
 LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 MAX_SERIES_PER_FAMILY = 1000
+MAX_SERIES = 16 * MAX_SERIES_PER_FAMILY  # every family's, with each latency series' buckets
 OTHER = "other"
 METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _LABEL_VALUE = re.compile(r"^[A-Za-z0-9_.:/{}()\-]{1,100}$")
@@ -126,15 +130,16 @@ def gauge(name: str, help_text: str, samples: Iterable[tuple[Labels, float]]) ->
 class _Series:
     """One series of this process: its value, and its place in the process's file."""
 
-    __slots__ = ("file", "key", "value")
+    __slots__ = ("file", "key", "value", "waiting")
 
     def __init__(self, file: MmapedDict, key: str) -> None:
         self.file = file
         self.key = key
         self.value: float = file.read_value(key)[0]  # type: ignore[no-untyped-call]
+        self.waiting = False  # changed since last written
 
-    def add(self, amount: float) -> None:  # (the Metrics lock held)
-        self.value += amount
+    def write(self) -> None:  # (the Metrics lock held)
+        self.waiting = False
         self.file.write_value(self.key, self.value, 0.0)  # type: ignore[no-untyped-call]
 
 
@@ -180,7 +185,11 @@ class Metrics:
             for kind in ("counter", "histogram", "gauge_livesum")
         }
         self._lock = threading.Lock()
+        self._by_key: dict[tuple[str, str], _Series] = {}
         self._in_progress = self._series(IN_PROGRESS, IN_PROGRESS.name, ())
+        self._waiting: list[_Series] = []
+        self._scheduled = False
+        _EVERY.add(self)
         # Each distinct label set's series, made once (a bounded number: routes are
         # templates, methods and tiers fixed sets, statuses few).
         self._http: dict[tuple[str, str, int, str], _RequestSeries] = {}
@@ -204,10 +213,13 @@ class Metrics:
         if series is None:
             series = self._request_series(key)
         bucket = series.buckets[bisect.bisect_left(LATENCY_BUCKETS, seconds)]
+        loop = _running_loop()
         with self._lock:
-            series.count.add(1.0)
-            series.total.add(seconds)
-            bucket.add(1.0)
+            self._add(series.count, 1.0, loop)
+            self._add(series.total, seconds, loop)
+            self._add(bucket, 1.0, loop)
+        if loop is not None and not self._scheduled:
+            self._schedule(loop)
 
     def _request_series(self, key: tuple[str, str, int, str]) -> _RequestSeries:
         route, method, status, tier = key
@@ -248,6 +260,7 @@ class Metrics:
         self._count(MCP_CALLS, outcome, tool)
 
     def _count(self, family: _Declared, first: str, second: str) -> None:
+        loop = _running_loop()
         with self._lock:
             series = self._counted.get((family, first, second))
             if series is None:  # a few faces times a few features (or tools): made once each
@@ -255,22 +268,66 @@ class Metrics:
                 series = self._series(family, f"{family.name}_total", labels)
                 if len(self._counted) < 4 * MAX_SERIES_PER_FAMILY:
                     self._counted[(family, first, second)] = series
-            series.add(1.0)
+            self._add(series, 1.0, loop)
+        if loop is not None and not self._scheduled:
+            self._schedule(loop)
 
     def request_started(self) -> None:
-        with self._lock:
-            self._in_progress.add(1.0)
+        self._in_progress_by(1.0)
 
     def request_finished(self) -> None:
+        self._in_progress_by(-1.0)
+
+    def _in_progress_by(self, amount: float) -> None:
+        loop = _running_loop()
         with self._lock:
-            self._in_progress.add(-1.0)
+            self._add(self._in_progress, amount, loop)
+        if loop is not None and not self._scheduled:
+            self._schedule(loop)
+
+    # ---- series written together -----------------------------------------------------------
+    # On an event loop a series changed is written to the file at most WRITE_AFTER_SECONDS
+    # later, once however often it changed meanwhile (a request made five writes or more, two
+    # of them the in-progress gauge going up and down again). A scrape writes this process's
+    # first; other workers' reach it within that time. Off a loop (a worker thread, the CLI)
+    # each change is written at once.
+
+    def _add(self, series: _Series, amount: float, loop: object) -> None:  # (the lock held)
+        series.value += amount
+        if loop is None:
+            series.write()
+        elif not series.waiting:
+            series.waiting = True
+            self._waiting.append(series)
+
+    def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
+        with self._lock:
+            if self._scheduled:
+                return
+            self._scheduled = True
+        loop.call_later(WRITE_AFTER_SECONDS, self.write_waiting)
+
+    def write_waiting(self) -> None:
+        """Write every series changed since it was last written."""
+        with self._lock:
+            self._scheduled = False
+            waiting, self._waiting = self._waiting, []
+            for series in waiting:
+                series.write()
 
     def _series(self, family: _Declared, sample: str, values: tuple[str, ...]) -> _Series:
         """A series of this process's file for `family` (the lock held, or not yet shared):
         keyed as prometheus_client keys it, so its collector reads it back."""
         names = [*family.labels, "le"] if sample.endswith("_bucket") else list(family.labels)
         key = mmap_key(family.name, sample, names, list(values), family.help)
-        return _Series(self._files[family.file], key)
+        # One object per series: label sets that differ only in labels a family does not
+        # have (a latency series is per route and tier, not per status) share it and its value.
+        found = self._by_key.get((family.file, key))
+        if found is None:
+            found = _Series(self._files[family.file], key)
+            if len(self._by_key) < MAX_SERIES:
+                self._by_key[(family.file, key)] = found
+        return found
 
     # ---- reading -----------------------------------------------------------------------
     def value(self, name: str, **labels: str) -> float:
@@ -289,6 +346,7 @@ class Metrics:
         return generate_latest(_Families([*self._families(), *extra])).decode()
 
     def _families(self) -> Iterator[Family]:
+        self.write_waiting()
         self._forget_dead_workers(self._directory)
         collector = MultiProcessCollector(None, path=str(self._directory))  # type: ignore[no-untyped-call]
         yield from collector.collect()  # type: ignore[no-untyped-call]
@@ -328,3 +386,16 @@ class _Families:
 
     def collect(self) -> Iterable[Metric]:
         return self._families
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    return asyncio._get_running_loop()  # (None off a loop: no exception raised and caught)
+
+
+_EVERY: weakref.WeakSet[Metrics] = weakref.WeakSet()
+
+
+@atexit.register
+def _write_every_waiting_series() -> None:
+    for metrics in list(_EVERY):
+        metrics.write_waiting()

@@ -106,7 +106,8 @@ class HttpEdge:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            await self._app(scope, receive, send)
+            lifespan = scope["type"] == "lifespan"
+            await self._app(scope, receive, self._draining(send) if lifespan else send)
             return
         started = time.perf_counter()
         request_id = self._new_request_id()
@@ -159,6 +160,18 @@ class HttpEdge:
             request.cors = True
             request.grant = None if request.credentials else allowed
         await self._app(scope, receive, self._sender(scope, send, request))
+
+    def _draining(self, send: Send) -> Send:
+        """The lifespan's `send`: the access log's waiting lines and the metrics' waiting
+        values are written as the server shuts down."""
+
+        async def lifespan_send(message: Message) -> None:
+            if str(message.get("type", "")).startswith("lifespan.shutdown"):
+                self._access.drain()
+                self._metrics.write_waiting()
+            await send(message)
+
+        return lifespan_send
 
     def _sender(self, scope: Scope, send: Send, request: _Request) -> Send:
         held: Message | None = None

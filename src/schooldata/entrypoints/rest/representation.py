@@ -17,7 +17,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import threading
-from base64 import urlsafe_b64encode
+from binascii import b2a_base64
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -77,7 +77,12 @@ def encode(body: bytes, coding: str) -> bytes:
 
 
 def strong_etag(body: bytes) -> str:
-    return urlsafe_b64encode(hashlib.sha256(body).digest()[:16]).decode().rstrip("=")
+    """The first 16 bytes of the body's SHA-256, URL-safe base64 without padding."""
+    digest = hashlib.sha256(body).digest()[:16]
+    return b2a_base64(digest, newline=False).translate(_URL_SAFE)[:22].decode("ascii")
+
+
+_URL_SAFE = bytes.maketrans(b"+/", b"-_")
 
 
 def tag_of(identity_tag: str, coding: str | None) -> str:

@@ -1,0 +1,59 @@
+"""How the edge's per-request series reach the files a scrape reads: every change counted
+(whatever label sets share a series), and on an event loop written together, soon after."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from schooldata.entrypoints.observability.metrics import WRITE_AFTER_SECONDS, Metrics
+
+LATENCY_COUNT = "schooldata_http_request_duration_seconds_count"
+REQUESTS = "schooldata_http_requests_total"
+
+
+def in_files(directory: Path, name: str, **labels: str) -> float:
+    """A sample as another worker's scrape reads it: from the files alone."""
+    for family in MultiProcessCollector(None, path=str(directory)).collect():  # type: ignore[no-untyped-call]
+        for sample in family.samples:
+            if sample.name == name and sample.labels == labels:
+                return float(sample.value)
+    return 0.0
+
+
+def test_statuses_sharing_a_latency_series_each_count_in_it(tmp_path: Path) -> None:
+    metrics = Metrics(tmp_path)
+    for status in (200, 404, 200, 404, 200):
+        metrics.http_request(route="/r", method="GET", status=status, tier="public", seconds=0.01)
+    assert metrics.value(LATENCY_COUNT, route="/r", tier="public") == 5
+    assert in_files(tmp_path, LATENCY_COUNT, route="/r", tier="public") == 5
+
+
+def test_on_an_event_loop_the_series_are_written_soon_after_not_at_once(tmp_path: Path) -> None:
+    metrics = Metrics(tmp_path)
+    labels = {"method": "GET", "route": "/r", "status": "200", "tier": "public"}
+
+    async def serve() -> tuple[float, float]:
+        for _ in range(3):
+            metrics.request_started()
+            metrics.http_request(route="/r", method="GET", status=200, tier="public", seconds=0.0)
+            metrics.request_finished()
+        before = in_files(tmp_path, REQUESTS, **labels)
+        await asyncio.sleep(WRITE_AFTER_SECONDS * 4)
+        return before, in_files(tmp_path, REQUESTS, **labels)
+
+    before, after = asyncio.run(serve())
+    assert (before, after) == (0, 3)
+    assert in_files(tmp_path, "schooldata_http_requests_in_progress") == 0
+
+
+def test_a_scrape_writes_this_process_s_waiting_series_first(tmp_path: Path) -> None:
+    metrics = Metrics(tmp_path)
+
+    async def serve() -> float:
+        metrics.http_request(route="/r", method="GET", status=200, tier="public", seconds=0.0)
+        return metrics.value(REQUESTS, method="GET", route="/r", status="200", tier="public")
+
+    assert asyncio.run(serve()) == 1
