@@ -7,6 +7,7 @@ import datetime as dt
 import io
 import json
 import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from schooldata.entrypoints.observability.access import (
     FLUSH_SECONDS,
     MAX_WAITING_CHARS,
+    STALE_SECONDS,
     AccessLog,
 )
 from schooldata.entrypoints.observability.logs import _timestamp, configure_logging
@@ -211,3 +213,18 @@ def test_lines_waiting_for_a_handler_reconfigured_meanwhile_go_to_their_own(
     asyncio.run(serve())
     assert [line["status"] for line in lines(first)] == [200]
     assert [line["status"] for line in lines(second)] == [201]
+
+
+def test_lines_whose_loop_closed_before_they_were_written_are_not_left_waiting(
+    stream: io.StringIO,
+) -> None:
+    counting = CountingStream()
+    log = direct_log(counting)
+
+    async def one_request(status: int) -> None:
+        log.write({**ENTRY, "status": status})
+
+    asyncio.run(one_request(200))  # the loop closes before its drain runs
+    time.sleep(STALE_SECONDS + 0.1)
+    log.write({**ENTRY, "status": 201})  # off any loop: written at once, after the first
+    assert [line["status"] for line in lines(counting)] == [200, 201]

@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from schooldata.entrypoints.observability.metrics import WRITE_AFTER_SECONDS, Metrics
+from schooldata.entrypoints.observability.metrics import STALE_SECONDS, WRITE_AFTER_SECONDS, Metrics
 
 LATENCY_COUNT = "schooldata_http_request_duration_seconds_count"
 REQUESTS = "schooldata_http_requests_total"
@@ -57,3 +58,21 @@ def test_a_scrape_writes_this_process_s_waiting_series_first(tmp_path: Path) -> 
         return metrics.value(REQUESTS, method="GET", route="/r", status="200", tier="public")
 
     assert asyncio.run(serve()) == 1
+
+
+def test_a_write_whose_loop_closed_before_it_ran_is_set_again(tmp_path: Path) -> None:
+    metrics = Metrics(tmp_path)
+    labels = {"method": "GET", "route": "/r", "status": "200", "tier": "public"}
+
+    async def one_request() -> None:
+        metrics.http_request(route="/r", method="GET", status=200, tier="public", seconds=0.0)
+
+    asyncio.run(one_request())  # the loop closes before its write runs
+    time.sleep(STALE_SECONDS + 0.1)
+
+    async def later() -> None:
+        await one_request()
+        await asyncio.sleep(WRITE_AFTER_SECONDS * 4)
+
+    asyncio.run(later())
+    assert in_files(tmp_path, REQUESTS, **labels) == 2

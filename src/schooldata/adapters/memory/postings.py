@@ -31,12 +31,12 @@ class Postings:
         cached = self._unions.get(prefix)
         if cached is not None:
             return cached
-        start = bisect.bisect_left(self._vocabulary, prefix)
+        vocabulary = self._vocabulary
+        at = bisect.bisect_left(vocabulary, prefix)
         found: list[set[int]] = []
-        for token in self._vocabulary[start:]:
-            if not token.startswith(prefix):
-                break
-            found.append(self._postings[token])
+        while at < len(vocabulary) and vocabulary[at].startswith(prefix):  # (no slice copied)
+            found.append(self._postings[vocabulary[at]])
+            at += 1
         if not found:
             return EMPTY
         if len(found) == 1:

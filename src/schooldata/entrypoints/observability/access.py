@@ -21,6 +21,7 @@ from schooldata.entrypoints.observability.logs import (
 ACCESS_LOGGER = "schooldata.access"
 # How long a line may wait to be written with others, and how much may wait.
 FLUSH_SECONDS = 0.05
+STALE_SECONDS = 1.0  # a scheduled drain this late never ran (its loop closed)
 MAX_WAITING_CHARS = 64 * 1024
 
 
@@ -76,6 +77,7 @@ class AccessLog:
         self._waiting: list[str] = []
         self._waiting_size = 0
         self._waiting_for: logging.StreamHandler[Any] | None = None
+        self._due = 0.0  # when the scheduled drain should have run
         _LOGS.add(self)
 
     def write(self, entry: dict[str, Any]) -> None:
@@ -94,22 +96,24 @@ class AccessLog:
         line = json_entry(time.time(), "INFO", logger.name, "request")
         line.update(entry)  # (an entry never names the four fields every line starts with)
         text = json_line(line) + handler.terminator
-        loop = asyncio._get_running_loop()  # (None off a loop: no exception raised and caught)
-        if loop is None:  # no loop to write later on: now
-            self._write(handler, text)
-            return
         if self._waiting and self._waiting_for is not handler:
             self.drain()  # lines for the handler configured before go to it
+        if not self._waiting or time.monotonic() > self._due + STALE_SECONDS:
+            # (A drain that never ran, its loop closed, is stale: lines are not left waiting.)
+            loop = asyncio._get_running_loop()  # (None off a loop, without raising)
+            if loop is None:  # no loop to write later on: now
+                self.drain()
+                self._write(handler, text)
+                return
+            self._due = time.monotonic() + FLUSH_SECONDS
+            loop.call_later(FLUSH_SECONDS, self.drain)
         with self._lock:
-            first = not self._waiting
             self._waiting.append(text)
             self._waiting_size += len(text)
             self._waiting_for = handler
             full = self._waiting_size >= MAX_WAITING_CHARS
         if full:
             self.drain()
-        elif first:
-            loop.call_later(FLUSH_SECONDS, self.drain)
 
     def drain(self) -> None:
         """Write every line still waiting."""

@@ -29,6 +29,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -55,6 +56,7 @@ log = logging.getLogger("schooldata.metrics")
 # Litestar appends `; charset=utf-8` to text/* media types.
 CONTENT_TYPE = "text/plain; version=0.0.4"
 WRITE_AFTER_SECONDS = 0.05
+STALE_SECONDS = 1.0  # a scheduled write this late never ran (its loop closed)
 LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 MAX_SERIES_PER_FAMILY = 1000
 MAX_SERIES = 16 * MAX_SERIES_PER_FAMILY  # every family's, with each latency series' buckets
@@ -189,6 +191,7 @@ class Metrics:
         self._in_progress = self._series(IN_PROGRESS, IN_PROGRESS.name, ())
         self._waiting: list[_Series] = []
         self._scheduled = False
+        self._due = 0.0  # when the scheduled write should have run
         _EVERY.add(self)
         # Each distinct label set's series, made once (a bounded number: routes are
         # templates, methods and tiers fixed sets, statuses few).
@@ -213,13 +216,10 @@ class Metrics:
         if series is None:
             series = self._request_series(key)
         bucket = series.buckets[bisect.bisect_left(LATENCY_BUCKETS, seconds)]
-        loop = _running_loop()
         with self._lock:
-            self._add(series.count, 1.0, loop)
-            self._add(series.total, seconds, loop)
-            self._add(bucket, 1.0, loop)
-        if loop is not None and not self._scheduled:
-            self._schedule(loop)
+            self._add(series.count, 1.0)
+            self._add(series.total, seconds)
+            self._add(bucket, 1.0)
 
     def _request_series(self, key: tuple[str, str, int, str]) -> _RequestSeries:
         route, method, status, tier = key
@@ -260,7 +260,6 @@ class Metrics:
         self._count(MCP_CALLS, outcome, tool)
 
     def _count(self, family: _Declared, first: str, second: str) -> None:
-        loop = _running_loop()
         with self._lock:
             series = self._counted.get((family, first, second))
             if series is None:  # a few faces times a few features (or tools): made once each
@@ -268,9 +267,7 @@ class Metrics:
                 series = self._series(family, f"{family.name}_total", labels)
                 if len(self._counted) < 4 * MAX_SERIES_PER_FAMILY:
                     self._counted[(family, first, second)] = series
-            self._add(series, 1.0, loop)
-        if loop is not None and not self._scheduled:
-            self._schedule(loop)
+            self._add(series, 1.0)
 
     def request_started(self) -> None:
         self._in_progress_by(1.0)
@@ -279,11 +276,8 @@ class Metrics:
         self._in_progress_by(-1.0)
 
     def _in_progress_by(self, amount: float) -> None:
-        loop = _running_loop()
         with self._lock:
-            self._add(self._in_progress, amount, loop)
-        if loop is not None and not self._scheduled:
-            self._schedule(loop)
+            self._add(self._in_progress, amount)
 
     # ---- series written together -----------------------------------------------------------
     # On an event loop a series changed is written to the file at most WRITE_AFTER_SECONDS
@@ -292,20 +286,19 @@ class Metrics:
     # first; other workers' reach it within that time. Off a loop (a worker thread, the CLI)
     # each change is written at once.
 
-    def _add(self, series: _Series, amount: float, loop: object) -> None:  # (the lock held)
+    def _add(self, series: _Series, amount: float) -> None:  # (the lock held)
         series.value += amount
-        if loop is None:
-            series.write()
-        elif not series.waiting:
+        if not self._scheduled or time.monotonic() > self._due + STALE_SECONDS:
+            loop = _running_loop()
+            if loop is None:
+                series.write()
+                return
+            # (A timer that never ran, its loop closed, is stale: a new one is set.)
+            self._scheduled, self._due = True, time.monotonic() + WRITE_AFTER_SECONDS
+            loop.call_later(WRITE_AFTER_SECONDS, self.write_waiting)
+        if not series.waiting:
             series.waiting = True
             self._waiting.append(series)
-
-    def _schedule(self, loop: asyncio.AbstractEventLoop) -> None:
-        with self._lock:
-            if self._scheduled:
-                return
-            self._scheduled = True
-        loop.call_later(WRITE_AFTER_SECONDS, self.write_waiting)
 
     def write_waiting(self) -> None:
         """Write every series changed since it was last written."""
