@@ -5,7 +5,6 @@ killed during an outage, is tests/reliability/test_worker_restarts.py."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from litestar.testing import TestClient
-from tests.reliability.support import KEY_SECRET, load_fixture, sql_store
+from tests.reliability.support import KEY_SECRET, load_fixture, sql_store, worker_env
 
 from schooldata.adapters.sql.engine import create_engine_for
 from schooldata.adapters.sql.store import SqlStore
@@ -79,14 +78,12 @@ def test_a_worker_serving_sqlite_never_loads_the_postgresql_driver(tmp_path: Pat
     """psycopg is ~9 MB a worker: loaded only for a PostgreSQL database."""
     url = f"sqlite:///{tmp_path / 'data.sqlite3'}"
     load_fixture(sql_store(url))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SCHOOLDATA_")}
-    env.update(
-        SCHOOLDATA_DATABASE_URL=url,
-        SCHOOLDATA_KEY_SECRET=KEY_SECRET,
-        SCHOOLDATA_HOME=str(tmp_path / "home"),
-    )
     result = subprocess.run(
-        [sys.executable, "-c", SERVES_SQLITE], env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", SERVES_SQLITE],
+        env=worker_env(url, tmp_path / "home"),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "False"

@@ -151,6 +151,16 @@ def load_fixture(store: DataStore) -> None:
             tx.record_dataset(record=record)
 
 
+def worker_env(url: str, home: Path) -> dict[str, str]:
+    """This process's environment less its SCHOOLDATA_* settings, with a database, the key
+    secret and a home: what a `schooldata` subprocess of a test runs with."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCHOOLDATA_")}
+    env.update(
+        SCHOOLDATA_DATABASE_URL=url, SCHOOLDATA_KEY_SECRET=KEY_SECRET, SCHOOLDATA_HOME=str(home)
+    )
+    return env
+
+
 def sql_store(url: str) -> SqlStore:
     store = SqlStore(url)
     store.upgrade()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import os
 import signal
 import sqlite3
 import subprocess
@@ -36,13 +35,13 @@ from schooldata.domain.school import School
 from schooldata.domain.urn import Urn
 from schooldata.ports.imports import RejectLog
 from tests.reliability.support import (
-    KEY_SECRET,
     PYTHON,
     ROOT,
     dataset_record,
     load_fixture,
     postgres_schema,
     sql_store,
+    worker_env,
 )
 
 GIAS_FIXTURE = ROOT / "tests" / "fixtures" / "importers" / "edubasealldata20250401.csv"
@@ -228,12 +227,7 @@ def test_an_import_killed_mid_write_leaves_the_previous_dataset_served(
         load_fixture(store)
         before = state(store)
         schema = url.split("search_path%3D")[-1] if database == "postgres" else None
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SCHOOLDATA_")}
-        env.update(
-            SCHOOLDATA_DATABASE_URL=url,
-            SCHOOLDATA_KEY_SECRET=KEY_SECRET,
-            SCHOOLDATA_HOME=str(tmp_path / "home"),
-        )
+        env = worker_env(url, tmp_path / "home")
         process = subprocess.Popen(
             [PYTHON, "-m", "schooldata", "import", "gias", str(path), "--allow-shrink"],
             cwd=ROOT,
