@@ -151,34 +151,38 @@ class SqlTransaction:
             return _insert_many(self._conn, t.inspections, rows)
 
     def set_scores(self, *, scores: dict[Urn, Score]) -> None:
-        s = t.schools.c
-        statement = (
-            update(t.schools)
-            .where(s.urn == bindparam("b_urn"))
-            .values(svc_score=bindparam("b_score"), score_suppressed_reason=bindparam("b_reason"))
-        )
-        rows = (
-            {"b_urn": urn.value, "b_score": score.value, "b_reason": score.reason}
+        self._update_schools(
+            (urn, {"svc_score": score.value, "score_suppressed_reason": score.reason})
             for urn, score in scores.items()
         )
-        with unavailable_on_error():
-            for batch in batched(rows, INSERT_BATCH):
-                self._conn.execute(statement, batch)
 
     def set_historic_grades(self, *, grades: dict[Urn, HistoricGrade | None]) -> None:
-        s = t.schools.c
+        self._update_schools(
+            (
+                urn,
+                {
+                    "ofsted_grade": None if grade is None else grade.grade,
+                    "ofsted_date": None if grade is None else grade.inspection_date,
+                },
+            )
+            for urn, grade in grades.items()
+        )
+
+    def _update_schools(self, changes: Iterable[tuple[Urn, dict[str, object]]]) -> None:
+        """Set columns of stored schools by URN, streamed in batches through one statement
+        (every change names the same columns)."""
+        changes = iter(changes)
+        first = next(changes, None)
+        if first is None:
+            return
         statement = (
             update(t.schools)
-            .where(s.urn == bindparam("b_urn"))
-            .values(ofsted_grade=bindparam("b_grade"), ofsted_date=bindparam("b_date"))
+            .where(t.schools.c.urn == bindparam("b_urn"))
+            .values({name: bindparam(f"b_{name}") for name in first[1]})
         )
         rows = (
-            {
-                "b_urn": urn.value,
-                "b_grade": None if grade is None else grade.grade,
-                "b_date": None if grade is None else grade.inspection_date,
-            }
-            for urn, grade in grades.items()
+            {"b_urn": urn.value, **{f"b_{name}": value for name, value in values.items()}}
+            for urn, values in itertools.chain([first], changes)
         )
         with unavailable_on_error():
             for batch in batched(rows, INSERT_BATCH):
