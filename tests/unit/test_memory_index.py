@@ -89,6 +89,39 @@ def test_nearest_first_compares_shown_distances_then_urns(
     assert keys == sorted(keys)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    crowd=crowds,
+    offset=st.integers(min_value=0, max_value=10),
+    limit=st.integers(min_value=1, max_value=25),
+    radius=st.floats(min_value=1.0, max_value=1.1),
+)
+def test_radius_pages_over_crowds_break_shown_ties_by_urn_as_the_domain_does(
+    crowd: list[tuple[int, float, float]], offset: int, limit: int, radius: float
+) -> None:
+    """The grid ranks only schools that can still enter a full page: with many shown
+    distances tied at the page's last entry, the page is still the domain's."""
+    schools = [_crowded_school(u, Location(51.5 + dy, -0.1 + dx)) for u, dy, dx in crowd]
+    index = SchoolIndex(schools)
+    origin = Location(51.5 + 0.015, -0.1)  # about a mile north of the crowd
+    query = SchoolQuery(near=Proximity(origin, radius), offset=offset, limit=limit)
+    assert index.answer(query) == evaluate(query, index.ordered)
+
+
+def test_a_tie_with_the_full_page_found_in_a_later_cell_enters_it_by_urn() -> None:
+    """Two spots the same distance west and east of the origin, in cells the grid visits
+    west first: the west spot's schools fill the page, and the east spot's, shown at the
+    same distance with smaller URNs, still take their places."""
+    origin = Location(51.51, -0.1)
+    west = [_crowded_school(900_001 + n, Location(51.51, -0.105)) for n in range(5)]
+    east = [_crowded_school(100_001 + n, Location(51.51, -0.095)) for n in range(5)]
+    index = SchoolIndex(west + east)
+    query = SchoolQuery(near=Proximity(origin, 2.0), limit=5)
+    page = index.answer(query)
+    assert page == evaluate(query, index.ordered)
+    assert [h.school.urn.value for h in page.hits] == [100_001 + n for n in range(5)]
+
+
 # ---- radius questions over a dense area, where cells, boundaries and ties matter ------------
 
 DENSE = [

@@ -28,7 +28,7 @@ from schooldata.domain.errors import InvalidParameter, MissingSearchInput
 from schooldata.domain.geo import Location, distance_miles, shown_distance
 from schooldata.domain.phase import Phase
 from schooldata.domain.school import School
-from schooldata.domain.text import normalise, tokens
+from schooldata.domain.text import normalise
 
 MIN_QUERY_LENGTH = 2
 MIN_RADIUS_MILES = 0.1
@@ -60,7 +60,8 @@ class TextQuery:
         # normalises to nothing (`--`, two spaces) is a valid question that matches nothing.
         if len(raw) < MIN_QUERY_LENGTH:
             raise InvalidParameter("query", "query must be at least 2 characters long.")
-        return cls(raw=raw, normalised=normalise(raw), tokens=tokens(raw))
+        normalised = normalise(raw)
+        return cls(raw=raw, normalised=normalised, tokens=tuple(normalised.split()))
 
 
 @frozen

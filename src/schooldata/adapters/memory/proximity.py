@@ -58,11 +58,17 @@ class _From:
         lat2 = math.radians(latitude)
         return self.to(lat2, longitude, math.cos(lat2))
 
-    def nearest(self, i: int, j: int) -> float:
-        """The distance to the point of cell (i, j) nearest the origin in degrees."""
-        latitude = min(max(self.latitude, i * CELL_DEGREES), (i + 1) * CELL_DEGREES)
+    def row_terms(self, i: int) -> tuple[float, float]:
+        """For the points of row i's cells nearest the origin (the origin's latitude clamped to
+        the row): the haversine's latitude term, and the factor of its longitude term (`to`'s
+        operations, in its order)."""
+        lat2 = math.radians(min(max(self.latitude, i * CELL_DEGREES), (i + 1) * CELL_DEGREES))
+        return math.sin((lat2 - self.lat1) / 2) ** 2, self.cos1 * math.cos(lat2)
+
+    def column_term(self, j: int) -> float:
+        """sin^2(dlon / 2) for the nearest points of column j's cells."""
         longitude = min(max(self.longitude, j * CELL_DEGREES), (j + 1) * CELL_DEGREES)
-        return self.to_degrees(latitude, longitude)
+        return math.sin(math.radians(longitude - self.longitude) / 2) ** 2
 
     def farthest(self, i: int, j: int) -> float:
         """The distance to the corner of cell (i, j) farthest from the origin in degrees."""
@@ -89,16 +95,25 @@ class ProximityGrid:
     def _reached(
         self, here: _From, origin: Location, radius: float
     ) -> list[tuple[float, int, int]]:
-        """(nearest distance, i, j) of every occupied cell the circle may reach."""
+        """(nearest distance, i, j) of every occupied cell the circle may reach.
+
+        A cell's nearest point takes its latitude from the cell's row and its longitude from
+        its column, so the haversine's two terms are worked out once per row and per column
+        (the same operations as `_From.to`, so the same distances)."""
         box = bounding_box(origin, radius)
         low = _cell(box.min_latitude, box.min_longitude)
         high = _cell(box.max_latitude, box.max_longitude)
         reach = radius + CELL_MARGIN_MILES
+        columns = [(j, here.column_term(j)) for j in range(low[1], high[1] + 1)]
+        cells = self._cells
         reached = []
         for i in range(low[0], high[0] + 1):
-            for j in range(low[1], high[1] + 1):
-                if (i, j) in self._cells and (near := here.nearest(i, j)) <= reach:
-                    reached.append((near, i, j))
+            row, scale = here.row_terms(i)
+            for j, column in columns:
+                if (i, j) in cells:
+                    near = TWICE_R * math.asin(min(1.0, math.sqrt(row + scale * column)))
+                    if near <= reach:
+                        reached.append((near, i, j))
         return reached
 
     def within(self, origin: Location, radius: float) -> list[tuple[float, School]]:
@@ -116,11 +131,20 @@ class ProximityGrid:
         self, origin: Location, radius: float, wanted: int, keep: Keep | None
     ) -> tuple[int, list[Ranked]]:
         """How many kept schools lie within `radius`, and the first `wanted` of them by
-        (shown distance, URN), each with its exact distance."""
+        (shown distance, URN), each with its exact distance.
+
+        Per school, `_From.to` is written out with the same operations. A school whose
+        haversine term is past `outside` (the term of a distance a hair beyond the radius)
+        is out without the arcsine; once the page is full, one two shown steps beyond its
+        last entry is counted without being ranked."""
         here = _From(origin)
         reached = sorted(self._reached(here, origin, radius))
         best: list[Ranked] = []  # the page as a heap, its last entry first: keys negated
         total = 0
+        lat1, lon1, cos1 = here.lat1, here.longitude, here.cos1
+        sin, asin, sqrt, radians = math.sin, math.asin, math.sqrt, math.radians
+        outside = sin(radius * (1 + 1e-9) / TWICE_R) ** 2
+        entering = math.inf  # distances from here up cannot enter the full page
         for near, i, j in reached:
             entries = self._cells[i, j]
             if (
@@ -133,16 +157,25 @@ class ProximityGrid:
             for lat2, lon2, cos2, school in entries:
                 if keep is not None and not keep(school):
                     continue
-                distance = here.to(lat2, lon2, cos2)
+                h = sin((lat2 - lat1) / 2) ** 2 + cos1 * cos2 * sin(radians(lon2 - lon1) / 2) ** 2
+                if h > outside:
+                    continue
+                distance = TWICE_R * asin(min(1.0, sqrt(h)))
                 if distance > radius:
                     continue
                 total += 1
+                if distance >= entering:
+                    continue
                 shown = math.floor(distance * 10_000) / 10_000
                 ranked = (-shown, -school.urn.value, distance, school)
                 if len(best) < wanted:
                     heapq.heappush(best, ranked)
                 elif ranked > best[0]:
                     heapq.heapreplace(best, ranked)
+                else:
+                    continue
+                if len(best) >= wanted:  # (two steps: a shown distance is rounded down)
+                    entering = 2 * SHOWN_DISTANCE_STEP - best[0][0]
         page = sorted((-shown, -urn, d, s) for shown, urn, d, s in best)
         return total, page
 
