@@ -18,7 +18,6 @@ from schooldata.entrypoints.wire.envelope import PageNumbers, Pagination
 # RFC 3986 query characters (pchar, "/", "?"), and "%" so existing escapes stay as sent.
 _QUERY_SAFE = "!$&'()*+,;=:@/?%-._~"
 _UNSAFE = re.compile(rb"[^A-Za-z0-9!$&'()*+,;=:@/?%\-._~]")
-_ESCAPED_NAME = re.compile(rb"(?:^|&)[^=&]*%")
 
 
 def _is_page(pair: bytes) -> bool:
@@ -31,13 +30,7 @@ def _is_page(pair: bytes) -> bool:
 def page_urls(base: str, path: str, query: bytes) -> Callable[[int], str]:
     """The URL of any page of the list answered at `path` for `query`: the query is read and
     quoted once, around the place `page` takes (percent-encoding is byte by byte, so quoting
-    the parts is quoting the whole). Each page's URL is made once (the `Link` header and the
-    envelope ask for the same pages)."""
-    if b"page" not in query and _ESCAPED_NAME.search(query) is None and not _UNSAFE.search(query):
-        # Most queries: no pair names `page` (no name spells it or holds an escape that could
-        # decode to it) and nothing needs quoting.
-        head = f"{base}{path}?" + "".join(p.decode("ascii") + "&" for p in query.split(b"&") if p)
-        return _Memo(head, "")
+    the parts is quoting the whole)."""
     before: list[bytes] = []
     after: list[bytes] = []
     found = False
@@ -50,21 +43,7 @@ def page_urls(base: str, path: str, query: bytes) -> Callable[[int], str]:
         (after if found else before).append(pair)
     head = f"{base}{path}?" + "".join(_quoted(p) + "&" for p in before)
     tail = "".join("&" + _quoted(p) for p in after)
-    return _Memo(head, tail)
-
-
-class _Memo:
-    __slots__ = ("head", "made", "tail")
-
-    def __init__(self, head: str, tail: str) -> None:
-        self.head, self.tail = head, tail
-        self.made: dict[int, str] = {}
-
-    def __call__(self, page: int) -> str:
-        url = self.made.get(page)
-        if url is None:
-            url = self.made[page] = f"{self.head}page={page}{self.tail}"
-        return url
+    return lambda page: f"{head}page={page}{tail}"
 
 
 def page_url(base: str, path: str, query: bytes, page: int) -> str:
