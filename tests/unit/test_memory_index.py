@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.support.dataset import SCHOOLS
 
+from schooldata.adapters.memory import relevance
 from schooldata.adapters.memory.index import SchoolIndex
 from schooldata.domain.geo import Location, shown_distance
 from schooldata.domain.phase import GiasPhase, Phase
@@ -233,3 +235,30 @@ def test_relevance_pages_over_colliding_names_equal_evaluating_every_school(
     schools = [_named_school(urn, words, authority) for urn, words, authority in listed]
     query = SchoolQuery(text=text, offset=offset, limit=limit)
     assert SchoolIndex(schools).answer(query) == evaluate(query, schools)
+
+
+@pytest.mark.parametrize("one_by_one", [0, 1_000], ids=["by set operations", "scored one by one"])
+@settings(max_examples=150, deadline=None)
+@given(
+    named_schools,
+    texts,
+    st.integers(min_value=0, max_value=30),
+    st.integers(min_value=1, max_value=40),
+)
+def test_either_way_of_ranking_a_few_matches_gives_the_evaluators_page(
+    one_by_one: int,
+    listed: list[tuple[int, list[str], str]],
+    text: TextQuery,
+    offset: int,
+    limit: int,
+) -> None:
+    """A few matches are scored one by one, many split by set operations: each way alone
+    gives the evaluator's page for any number of matches."""
+    schools = [_named_school(urn, words, authority) for urn, words, authority in listed]
+    query = SchoolQuery(text=text, offset=offset, limit=limit)
+    kept = relevance.SCORED_ONE_BY_ONE
+    relevance.SCORED_ONE_BY_ONE = one_by_one
+    try:
+        assert SchoolIndex(schools).answer(query) == evaluate(query, schools)
+    finally:
+        relevance.SCORED_ONE_BY_ONE = kept

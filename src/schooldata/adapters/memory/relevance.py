@@ -16,12 +16,15 @@ from collections.abc import Collection, Mapping, Sequence
 
 from schooldata.adapters.memory.postings import EMPTY, Budget, Postings
 from schooldata.domain.school import School
-from schooldata.domain.search import TextQuery
+from schooldata.domain.search import TextQuery, text_relevance
 
 # Token scores of `domain.search.text_relevance`, in the order it tries them.
 NAME_EXACT, NAME_PREFIX, OTHER_EXACT, OTHER_PREFIX = 30.0, 20.0, 10.0, 5.0
 EXACT_NAME_BONUS, NAME_PREFIX_BONUS, PHRASE_BONUS = 1000.0, 500.0, 200.0
 _LAST_CHARACTER = chr(0x10FFFF)  # after every character a name holds: ends a prefix's run
+# Up to this many matches, scoring each with the domain's own `text_relevance` costs less than
+# splitting them by set operations (docs/performance.md).
+SCORED_ONE_BY_ONE = 16
 
 
 class Relevance:
@@ -58,6 +61,8 @@ class Relevance:
         (>= 20); the query as consecutive name words 30 per token + 200; anything else at most
         30 per token. Only the name-start class and the no-bonus class need `text_relevance`'s
         per-token tiers (see `_token_groups`)."""
+        if len(members) <= SCORED_ONE_BY_ONE:
+            return self._scored(text, members, wanted)
         exact, starts, phrase = self._bonus_sets(text)
         every_word = 0.0
         for _ in text.tokens:  # the same float sum `text_relevance` makes
@@ -93,6 +98,14 @@ class Relevance:
         others = _difference(_difference(members, phrase), taken)
         ranked += self._take(self._token_groups(text, others), wanted - len(ranked))
         return ranked
+
+    def _scored(
+        self, text: TextQuery, members: Collection[int], wanted: int
+    ) -> list[tuple[float, int]]:
+        """`ranked` of a few matches: each scored by `text_relevance`, then ordered."""
+        by_value = self._by_value
+        order = sorted((-(text_relevance(text, by_value[v]) or 0.0), v) for v in members)
+        return [(-negated, v) for negated, v in order[:wanted]]
 
     def _take(
         self, groups: list[tuple[float, Collection[int]]], need: int
