@@ -3,7 +3,7 @@ per-request machinery; everything else (other methods, eras, any request the SDK
 or treat specially) goes on to the SDK.
 
 The request is judged by the SDK's own checks (Accept, duplicated routing headers, the
-header/`_meta` ladder, the JSON-RPC envelope, the method's params), so the two roads accept
+header/`_meta` ladder, the JSON-RPC envelope, the method's params: `envelopes`), so the two roads accept
 the same requests; the answer is the JSON the SDK would send (`tests/e2e/test_mcp_direct.py`
 compares them). Why not the SDK alone: its per-request dispatch (a connection, a session, a
 middleware chain, pydantic results dumped twice) costs more than the whole search it carries
@@ -23,12 +23,11 @@ from mcp.shared.inbound import (
     classify_inbound_request,
     find_duplicated_routing_header,
 )
-from mcp_types import CallToolRequestParams, JSONRPCRequest
-from mcp_types import methods as spec_methods
 from starlette.requests import Request
 
 from schooldata.application.access import Caller
 from schooldata.entrypoints.mcp_server.calls import ToolCalls
+from schooldata.entrypoints.mcp_server.envelopes import Envelopes
 from schooldata.entrypoints.mcp_server.invoke import ToolAnswer
 from schooldata.entrypoints.mcp_server.state import McpRequest
 from schooldata.entrypoints.mcp_server.tools import ToolSpec
@@ -41,12 +40,13 @@ _encode = msgspec.json.encode
 class DirectCall:
     request_id: int | str
     tool: ToolSpec
-    arguments: dict[str, Any]
+    arguments: Mapping[str, Any]
 
 
 class DirectCalls:
     def __init__(self, calls: ToolCalls, server_info: Mapping[str, Any]) -> None:
         self._calls = calls
+        self._envelopes = Envelopes()
         # The constant tail of every result: its type and the server's identity (spec #3002).
         self._tail = b',"resultType":"complete","_meta":' + _encode({SERVER_INFO: server_info})
 
@@ -67,18 +67,13 @@ class DirectCalls:
         verdict = classify_inbound_request(message, headers=first)
         if not isinstance(verdict, InboundModernRoute):
             return None
-        try:
-            envelope = JSONRPCRequest.model_validate(message)
-            spec_methods.validate_client_request(
-                "tools/call", verdict.protocol_version, envelope.params
-            )
-            params = CallToolRequestParams.model_validate(envelope.params or {}, by_name=False)
-        except (ValueError, KeyError):  # (pydantic's ValidationError is a ValueError)
+        envelope = self._envelopes.checked(message, verdict.protocol_version)
+        if envelope is None:
             return None
-        tool = self._calls.find(params.name, caller)
+        tool = self._calls.find(envelope.name, caller)
         if tool is None:
             return None
-        return DirectCall(envelope.id, tool, params.arguments or {})
+        return DirectCall(envelope.request_id, tool, envelope.arguments)
 
     async def answer(self, call: DirectCall, request: McpRequest) -> bytes:
         """The JSON-RPC response body for the call, run through the pipeline."""

@@ -24,9 +24,8 @@ from typing import Any, Protocol
 
 import anyio.to_thread
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
-from starlette.requests import Request
 
 from schooldata.application.pipeline import Pipeline, Refused
 from schooldata.entrypoints.mcp_server import routing, state
@@ -38,6 +37,7 @@ from schooldata.entrypoints.mcp_server.auth import (
     send_auth_failure,
 )
 from schooldata.entrypoints.mcp_server.direct import DirectCalls
+from schooldata.entrypoints.mcp_server.guard import HostGuard
 from schooldata.entrypoints.mcp_server.server import SUPPORTED_VERSIONS
 from schooldata.entrypoints.scope import base_url_of
 
@@ -69,14 +69,14 @@ class McpEndpoint:
         self._pipeline = pipeline
         self._direct = direct
         self._sessions = sessions
-        self._guard = TransportSecurityMiddleware(security)
+        self._guard = HostGuard(security)
         self._base_url = base_url.rstrip("/") if base_url else None
         self._max_body_bytes = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # pragma: no cover - Litestar routes only HTTP here
             return
-        refusal = await self._guard.validate_request(Request(scope, receive), is_post=False)
+        refusal = await self._guard.refusal(scope, receive)
         if refusal is not None:
             await refusal(scope, receive, send)
             return

@@ -25,6 +25,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
+import msgspec
 from attrs import frozen
 from mcp_types import (
     HEADER_MISMATCH,
@@ -156,10 +157,20 @@ def _decode(body: bytes | None) -> Mapping[str, Any] | None:
     if body is None:
         return None
     try:
-        decoded = json.loads(body)
+        decoded = _loads(body)
     except (ValueError, RecursionError):  # not JSON, or nested too deep: the SDK's -32700
         return None
     return decoded if isinstance(decoded, dict) else None
+
+
+def _loads(body: bytes) -> Any:
+    """`json.loads`' value: msgspec's decoder where it accepts the body (the same value, a
+    quarter of the time), else `json.loads` itself (NaN, out-of-range numbers, lone
+    surrogates, UTF-16/32, nesting msgspec refuses)."""
+    try:
+        return msgspec.json.decode(body)
+    except msgspec.MsgspecError:
+        return json.loads(body)
 
 
 async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive]:

@@ -1,0 +1,87 @@
+"""The SDK's validation of a `tools/call` envelope, remembered per envelope shape.
+
+Whether the SDK accepts an envelope depends on everything in it but the contents of
+`arguments` (any JSON object is valid there) and the value of the id (an integer or a
+string): so an envelope is judged by the SDK's own models once per shape, the message with
+those two abstracted, and a repeated shape is not judged again. The SDK's pydantic models cost
+more per call than the rest of the direct road's checks together (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from attrs import frozen
+from mcp_types import CallToolRequestParams, JSONRPCRequest
+from mcp_types import methods as spec_methods
+
+MAX_SHAPES = 256  # remembered shapes (a client sends a few: its _meta and its id's type)
+MAX_SHAPE_CHARS = 2_048  # a larger envelope is judged every time, never kept
+
+
+@frozen
+class Envelope:
+    request_id: int | str
+    name: str
+    arguments: Mapping[str, Any]
+
+
+class Envelopes:
+    def __init__(self) -> None:
+        self._accepted: dict[str, bool] = {}
+
+    def checked(self, message: Mapping[str, Any], version: str) -> Envelope | None:
+        """The call the SDK would take from `message`, or None when it would refuse it."""
+        shape = shape_of(message, version)
+        if shape is None:
+            return judged(message, version)
+        accepted = self._accepted.get(shape)
+        if accepted is None:
+            envelope = judged(message, version)
+            if len(self._accepted) >= MAX_SHAPES:
+                self._accepted.clear()
+            self._accepted[shape] = envelope is not None
+            return envelope
+        if not accepted:
+            return None
+        params = message["params"]
+        return Envelope(message["id"], params["name"], params.get("arguments") or {})
+
+
+def judged(message: Mapping[str, Any], version: str) -> Envelope | None:
+    """The SDK's own checks: the JSON-RPC envelope, the method's params for `version`, and
+    the params as its tools/call handler reads them."""
+    try:
+        envelope = JSONRPCRequest.model_validate(message)
+        spec_methods.validate_client_request("tools/call", version, envelope.params)
+        params = CallToolRequestParams.model_validate(envelope.params or {}, by_name=False)
+    except (ValueError, KeyError):  # (pydantic's ValidationError is a ValueError)
+        return None
+    return Envelope(envelope.id, params.name, params.arguments or {})
+
+
+def shape_of(message: Mapping[str, Any], version: str) -> str | None:
+    """`message` with its id's value and its arguments' contents abstracted (None: it has no
+    shape worth keeping: an id or arguments of another kind, or too large)."""
+    request_id = message.get("id")
+    if type(request_id) is int:
+        kind: object = 0
+    elif type(request_id) is str:
+        kind = ""
+    else:
+        return None
+    params = message.get("params")
+    if type(params) is not dict:
+        return None
+    if "arguments" in params:
+        arguments = params["arguments"]
+        if type(arguments) is dict:
+            params = {**params, "arguments": {}}
+        elif arguments is not None:
+            return None
+    try:
+        shape = repr((version, {**message, "id": kind, "params": params}))
+    except RecursionError:
+        return None
+    return shape if len(shape) <= MAX_SHAPE_CHARS else None
