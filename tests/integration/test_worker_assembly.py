@@ -17,6 +17,7 @@ from tests.reliability.support import KEY_SECRET, load_fixture, sql_store, worke
 from schooldata.adapters.sql.engine import create_engine_for
 from schooldata.adapters.sql.store import SqlStore
 from schooldata.bootstrap import assemble, build_asgi
+from schooldata.bootstrap.asgi import WORKER_GC_THRESHOLDS
 from schooldata.domain.errors import DataUnavailable
 from schooldata.settings import load_settings
 
@@ -71,11 +72,13 @@ from schooldata.bootstrap import asgi_from_environment
 with TestClient(asgi_from_environment()) as client:
     assert client.get("/api/v1/search", params={"query": "primary"}).status_code == 200
 print("psycopg" in sys.modules)
+import gc
+print(gc.get_threshold())
 """
 
 
-def test_a_worker_serving_sqlite_never_loads_the_postgresql_driver(tmp_path: Path) -> None:
-    """psycopg is ~9 MB a worker: loaded only for a PostgreSQL database."""
+def _worker_prints(tmp_path: Path) -> list[str]:
+    """What a worker process serving SQLite prints (`SERVES_SQLITE`), line by line."""
     url = f"sqlite:///{tmp_path / 'data.sqlite3'}"
     load_fixture(sql_store(url))
     result = subprocess.run(
@@ -86,4 +89,16 @@ def test_a_worker_serving_sqlite_never_loads_the_postgresql_driver(tmp_path: Pat
         timeout=120,
     )
     assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout.strip() == "False"
+    return result.stdout.splitlines()
+
+
+def test_a_worker_serving_sqlite_never_loads_the_postgresql_driver(tmp_path: Path) -> None:
+    """psycopg is ~9 MB a worker: loaded only for a PostgreSQL database."""
+    assert _worker_prints(tmp_path)[0] == "False"
+
+
+def test_a_worker_collects_its_young_objects_less_often_than_cpythons_default(
+    tmp_path: Path,
+) -> None:
+    """Full collections walk the worker's long-lived memos: ~14 times rarer this way."""
+    assert _worker_prints(tmp_path)[1] == str(WORKER_GC_THRESHOLDS)

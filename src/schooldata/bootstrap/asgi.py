@@ -6,6 +6,7 @@ ASGI server build the app without `serve`."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
@@ -83,6 +84,13 @@ def _quota_given_back_at_shutdown(app: Application) -> Any:
     return lifespan
 
 
+# A worker collects its young objects every 10,000 net allocations, not CPython's 700: its
+# long-lived objects (the per-school wire shapes, the index's memos; the snapshot itself is
+# frozen out of the collector's way) are then walked by a full collection ~14 times less
+# often, each ~10-30 ms at national scale (docs/performance.md).
+WORKER_GC_THRESHOLDS = (10_000, 10, 10)
+
+
 def asgi_from_environment() -> Any:
     """Factory for ASGI servers (`granian --interface asgi --factory ...`, `uvicorn --factory ...`);
     every worker process builds its own application from the same environment, without
@@ -95,4 +103,5 @@ def asgi_from_environment() -> Any:
     settings = load_settings()
     configure_logging(settings.log_format)
     raise_open_file_limit()
+    gc.set_threshold(*WORKER_GC_THRESHOLDS)
     return build_asgi(assemble(settings), settings, tracing=start_tracing(os.environ))
