@@ -222,6 +222,11 @@ texts = (
 )
 
 
+@pytest.mark.parametrize(
+    "one_by_one",
+    [relevance.SCORED_ONE_BY_ONE, 0, 1_000],
+    ids=["as shipped", "every page by set operations", "every match scored one by one"],
+)
 @settings(max_examples=300, deadline=None)
 @given(
     named_schools,
@@ -230,22 +235,6 @@ texts = (
     st.integers(min_value=1, max_value=40),
 )
 def test_relevance_pages_over_colliding_names_equal_evaluating_every_school(
-    listed: list[tuple[int, list[str], str]], text: TextQuery, offset: int, limit: int
-) -> None:
-    schools = [_named_school(urn, words, authority) for urn, words, authority in listed]
-    query = SchoolQuery(text=text, offset=offset, limit=limit)
-    assert SchoolIndex(schools).answer(query) == evaluate(query, schools)
-
-
-@pytest.mark.parametrize("one_by_one", [0, 1_000], ids=["by set operations", "scored one by one"])
-@settings(max_examples=150, deadline=None)
-@given(
-    named_schools,
-    texts,
-    st.integers(min_value=0, max_value=30),
-    st.integers(min_value=1, max_value=40),
-)
-def test_either_way_of_ranking_a_few_matches_gives_the_evaluators_page(
     one_by_one: int,
     listed: list[tuple[int, list[str], str]],
     text: TextQuery,
