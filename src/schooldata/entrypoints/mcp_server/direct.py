@@ -5,9 +5,9 @@ or treat specially) goes on to the SDK.
 The request is judged by the SDK's own checks (Accept, duplicated routing headers, the
 header/`_meta` ladder, the JSON-RPC envelope and the method's params: `envelopes`), so the
 two roads accept the same requests; the answer is the JSON the SDK would send
-(`tests/e2e/test_mcp_direct.py` compares them). Why not the SDK alone: its per-request dispatch (a connection, a session, a
-middleware chain, pydantic results dumped twice) costs more than the whole search it carries
-(docs/performance.md).
+(`tests/e2e/test_mcp_direct.py` compares them). Why not the SDK alone: its per-request
+dispatch (a connection, a session, a middleware chain, pydantic results dumped twice) costs
+more than the whole search it carries (docs/performance.md).
 """
 
 from __future__ import annotations
