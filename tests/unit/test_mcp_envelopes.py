@@ -86,6 +86,8 @@ def test_calls_differing_only_in_id_and_arguments_share_one_shape() -> None:
     assert shape_of({**first, "id": "1"}, MODERN) != shape_of(first, MODERN)
     assert shape_of({**first, "id": 1.0}, MODERN) is None
     assert shape_of({**first, "id": True}, MODERN) is None
+    too_long_to_write = {**first, "params": {"name": "a", "_meta": {"n": 10**5000}}}
+    assert shape_of(too_long_to_write, MODERN) is None  # judged every time, never kept
 
 
 def test_remembered_shapes_stay_within_their_bound() -> None:

@@ -82,6 +82,6 @@ def shape_of(message: Mapping[str, Any], version: str) -> str | None:
             return None
     try:
         shape = repr((version, {**message, "id": kind, "params": params}))
-    except RecursionError:
+    except (RecursionError, ValueError):  # too deep, or an integer too long to write out
         return None
     return shape if len(shape) <= MAX_SHAPE_CHARS else None
