@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,7 +11,7 @@ from tests.support.dataset import SCHOOLS
 
 from schooldata.adapters.memory import relevance
 from schooldata.adapters.memory.index import SchoolIndex
-from schooldata.domain.geo import Location, shown_distance
+from schooldata.domain.geo import Location, distance_miles, shown_distance
 from schooldata.domain.phase import GiasPhase, Phase
 from schooldata.domain.school import School
 from schooldata.domain.search import Proximity, SchoolQuery, SortOrder, TextQuery, evaluate
@@ -101,7 +103,7 @@ def test_nearest_first_compares_shown_distances_then_urns(
 def test_radius_pages_over_crowds_break_shown_ties_by_urn_as_the_domain_does(
     crowd: list[tuple[int, float, float]], offset: int, limit: int, radius: float
 ) -> None:
-    """The grid ranks only schools that can still enter a full page: with many shown
+    """The strips rank only schools that can still enter a full page: with many shown
     distances tied at the page's last entry, the page is still the domain's."""
     schools = [_crowded_school(u, Location(51.5 + dy, -0.1 + dx)) for u, dy, dx in crowd]
     index = SchoolIndex(schools)
@@ -110,10 +112,10 @@ def test_radius_pages_over_crowds_break_shown_ties_by_urn_as_the_domain_does(
     assert index.answer(query) == evaluate(query, index.ordered)
 
 
-def test_a_tie_with_the_full_page_found_in_a_later_cell_enters_it_by_urn() -> None:
-    """Two spots the same distance west and east of the origin, in cells the grid visits
-    west first: the west spot's schools fill the page, and the east spot's, shown at the
-    same distance with smaller URNs, still take their places."""
+def test_a_tie_with_the_full_page_found_later_still_enters_it_by_urn() -> None:
+    """Two spots the same distance west and east of the origin: whichever spot's schools
+    fill the page first, the east spot's, shown at the same distance with smaller URNs,
+    take their places."""
     origin = Location(51.51, -0.1)
     west = [_crowded_school(900_001 + n, Location(51.51, -0.105)) for n in range(5)]
     east = [_crowded_school(100_001 + n, Location(51.51, -0.095)) for n in range(5)]
@@ -124,7 +126,7 @@ def test_a_tie_with_the_full_page_found_in_a_later_cell_enters_it_by_urn() -> No
     assert [h.school.urn.value for h in page.hits] == [100_001 + n for n in range(5)]
 
 
-# ---- radius questions over a dense area, where cells, boundaries and ties matter ------------
+# ---- radius questions over a dense area, where strips, boundaries and ties matter ----------
 
 DENSE = [
     School(
@@ -157,7 +159,7 @@ dense_origins = st.builds(
     offset=st.integers(min_value=0, max_value=40),
     limit=st.integers(min_value=1, max_value=25),
 )
-def test_radius_questions_from_the_grid_equal_evaluating_every_school(
+def test_radius_questions_from_the_strips_equal_evaluating_every_school(
     origin: Location,
     radius: float,
     phases: frozenset[Phase],
@@ -171,12 +173,31 @@ def test_radius_questions_from_the_grid_equal_evaluating_every_school(
     assert DENSE_INDEX.answer(query) == evaluate(query, DENSE_INDEX.ordered)
 
 
-def test_a_school_exactly_on_the_radius_is_within_it_on_the_grid_as_in_the_domain() -> None:
+@settings(max_examples=300, deadline=None)
+@given(
+    origin=dense_origins,
+    school=st.sampled_from([s for s in DENSE if s.location is not None]),
+    ulps=st.integers(min_value=-3, max_value=3),
+    phases=st.one_of(st.just(frozenset()), st.just(frozenset({Phase.PRIMARY}))),
+    limit=st.integers(min_value=1, max_value=25),
+)
+def test_a_radius_within_ulps_of_a_schools_distance_counts_it_as_the_domain_does(
+    origin: Location, school: School, ulps: int, phases: frozenset[Phase], limit: int
+) -> None:
+    """Where a school's chord and the radius's nearly agree the haversine decides: the total
+    and the page are the domain's whether the radius is just short of, at or past it."""
+    assert school.location is not None
+    radius = distance_miles(origin, school.location)
+    for _ in range(abs(ulps)):
+        radius = math.nextafter(radius, math.inf if ulps > 0 else 0.0)
+    query = SchoolQuery(near=Proximity(origin, radius), phases=phases, limit=limit)
+    assert DENSE_INDEX.answer(query) == evaluate(query, DENSE_INDEX.ordered)
+
+
+def test_a_school_exactly_on_the_radius_is_within_it_on_the_strips_as_in_the_domain() -> None:
     origin = Location(51.55, -0.1)
     edge = next(s for s in DENSE if s.location is not None)
     assert edge.location is not None
-    from schooldata.domain.geo import distance_miles
-
     radius = distance_miles(origin, edge.location)
     query = SchoolQuery(near=Proximity(origin, radius), limit=25)
     answer = DENSE_INDEX.answer(query)

@@ -1,11 +1,11 @@
-"""An in-memory index over schools: token prefixes for text, a grid for proximity, and sets
+"""An in-memory index over schools: token prefixes for text, strips for proximity, and sets
 and precomputed orders for filters and sorting.
 
 `domain.search` defines every answer; the index finds the same answer faster, and results
 equal `evaluate` over every school (tests/unit/test_memory_index.py checks that property):
 
-- A radius without text is answered from a proximity grid (`proximity`); other proximity
-  questions take their candidates from 0.05-degree cells and hand them to `evaluate`.
+- A radius without text is answered from the proximity strips (`proximity`); other proximity
+  questions take their candidates from the same strips and hand them to `evaluate`.
 - Other questions never look at a school one by one. The text matches are the intersection of
   the query tokens' posting sets (`postings`: a school matches exactly when each query token
   prefixes one of its name, authority or type words); phase and authority filters are set
@@ -18,7 +18,6 @@ Postings hold URN values (ints), whose hashing and comparison are native, not Ur
 from __future__ import annotations
 
 import heapq
-import math
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 
@@ -27,7 +26,7 @@ import attrs
 from schooldata.adapters.memory.postings import CACHE_BUDGET_URNS, EMPTY, Budget, Postings
 from schooldata.adapters.memory.proximity import ProximityGrid
 from schooldata.adapters.memory.relevance import Relevance
-from schooldata.domain.geo import SHOWN_DISTANCE_STEP, Location, bounding_box
+from schooldata.domain.geo import SHOWN_DISTANCE_STEP, Location
 from schooldata.domain.phase import Phase
 from schooldata.domain.school import School
 from schooldata.domain.search import (
@@ -47,12 +46,6 @@ from schooldata.domain.search import (
 )
 from schooldata.domain.urn import Urn
 
-CELL_DEGREES = 0.05
-
-
-def _cell(latitude: float, longitude: float) -> tuple[int, int]:
-    return (math.floor(latitude / CELL_DEGREES), math.floor(longitude / CELL_DEGREES))
-
 
 class SchoolIndex:
     def __init__(self, schools: Iterable[School]) -> None:
@@ -65,7 +58,6 @@ class SchoolIndex:
         by_phase: dict[Phase | None, set[int]] = defaultdict(set)
         by_authority: dict[str, set[int]] = defaultdict(set)
         by_la_code: dict[str, set[int]] = defaultdict(set)
-        grid: dict[tuple[int, int], list[School]] = defaultdict(list)
         for school in self.ordered:
             value = school.urn.value
             text = school.search_text
@@ -78,14 +70,11 @@ class SchoolIndex:
             by_phase[school.phase].add(value)
             by_authority[text.authority].add(value)
             by_la_code[(school.la_code or "").lower()].add(value)
-            if school.location is not None:
-                grid[_cell(school.location.latitude, school.location.longitude)].append(school)
         self._cache = Budget(CACHE_BUDGET_URNS)
         self._every = Postings(dict(every), self._cache)
         self._by_phase = dict(by_phase)
         self._by_authority = dict(by_authority)
         self._by_la_code = dict(by_la_code)
-        self._grid = dict(grid)
         self._near = ProximityGrid(self.ordered)
         # The orders of `domain.search.sort_key` without text or distance, as URN lists.
         self._orders: dict[SortOrder, list[int]] = {
@@ -127,7 +116,7 @@ class SchoolIndex:
                 return []
             return [self._by_value[v] for v in self._text_matches(query.text)]
         if query.near is not None and query.near.radius_miles is not None:
-            return self._within_box(query)
+            return self._near.in_box(query.near.origin, query.near.radius_miles)
         return self.ordered
 
     def _filtered(
@@ -266,22 +255,6 @@ class SchoolIndex:
             ordered = self._orders[order]
             position = self._positions[order] = {v: i for i, v in enumerate(ordered)}
         return position
-
-    # ------------------------------------------------------------------ proximity
-
-    def _within_box(self, query: SchoolQuery) -> list[School]:
-        assert query.near is not None
-        assert query.near.radius_miles is not None
-        box = bounding_box(query.near.origin, query.near.radius_miles)
-        lo = _cell(box.min_latitude, box.min_longitude)
-        hi = _cell(box.max_latitude, box.max_longitude)
-        if (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) > len(self._grid):
-            return self.ordered
-        found: list[School] = []
-        for i in range(lo[0], hi[0] + 1):
-            for j in range(lo[1], hi[1] + 1):
-                found.extend(self._grid.get((i, j), ()))
-        return found
 
 
 def _has_filters(query: SchoolQuery) -> bool:
