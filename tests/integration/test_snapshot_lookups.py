@@ -1,5 +1,5 @@
-"""The serving snapshot over every store: the same postcode and dataset answers, and imports
-are seen once the data version moves (which every import, postcodes included, does)."""
+"""The serving snapshot over every store: the same postcode, dataset and link answers, and
+imports are seen once the data version moves (which every import, postcodes included, does)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import datetime as dt
 import time
 from pathlib import Path
 
+import attrs
 import pytest
-from tests.integration.conftest import Store, fixture_postcodes
+from tests.integration.conftest import Store, fixture_links, fixture_postcodes, load
 
 from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.sql import SqlStore
@@ -20,7 +21,9 @@ from schooldata.bootstrap import bootstrap
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import DomainError, UnknownPostcode
 from schooldata.domain.geo import Location
+from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.postcode import outward_of
+from schooldata.domain.urn import Urn
 from schooldata.ports.imports import RejectLog
 from schooldata.settings import load_settings
 
@@ -143,3 +146,38 @@ def test_the_production_app_serves_a_postcode_imported_by_another_process(
         assert [r.name for r in app.ports.datasets.current()] == ["codepoint_open"]
     finally:
         app.ports.store.close()  # type: ignore[attr-defined]
+
+
+def test_the_snapshot_gives_every_served_schools_links_as_the_store_does(
+    loaded_store: Store,
+) -> None:
+    snapshot = SnapshotReader(loaded_store)  # type: ignore[arg-type]
+    try:
+        served = [school.urn for school in loaded_store.iter_all()]
+        linked = [urn for urn in served if loaded_store.links_for(urn=urn)]
+        assert linked, "the fixture serves schools with links"
+        for urn in served:
+            assert snapshot.links_for(urn=urn) == loaded_store.links_for(urn=urn), urn
+    finally:
+        snapshot.close()
+
+
+def test_a_links_import_moves_the_data_version_and_the_snapshot_follows_it(
+    store: Store,
+) -> None:
+    load(store)
+    snapshot = SnapshotReader(store, refresh_seconds=0.02)  # type: ignore[arg-type]
+    try:
+        urn = Urn(100030)
+        assert snapshot.links_for(urn=urn) == store.links_for(urn=urn)
+        added = EstablishmentLink(urn, Urn(100001), "A new link", "Successor", None)
+        ImportDataset(store=store, clock=SystemClock()).execute(  # type: ignore[arg-type]
+            kind=DatasetKind.LINKS,
+            items=iter([*fixture_links(), added]),
+            log=RejectLog(),
+            record=attrs.evolve(postcode_record("gias_links"), title="Links (test)"),
+        )
+        wait_for(lambda: added in snapshot.links_for(urn=urn))
+        assert snapshot.links_for(urn=urn) == store.links_for(urn=urn)
+    finally:
+        snapshot.close()

@@ -22,7 +22,7 @@ from schooldata.settings import Settings, SettingsError, load_settings
 if TYPE_CHECKING:
     from schooldata.adapters.sql.store import SqlStore
 
-SNAPSHOT_PORTS = frozenset({Port.SCHOOLS, Port.POSTCODES, Port.DATASETS})
+SNAPSHOT_PORTS = frozenset({Port.SCHOOLS, Port.POSTCODES, Port.DATASETS, Port.LINKS})
 
 
 def load_plans(settings: Settings) -> PlanCatalogue:
@@ -113,14 +113,15 @@ def _wire(
     except BaseException:
         store.close()
         raise
-    # The register, the postcodes and the dataset list are read from an in-memory snapshot of
-    # the SQL store, rebuilt in the background whenever an import changes the data version.
+    # The register, its links, the postcodes and the dataset list are read from an in-memory
+    # snapshot of the SQL store, rebuilt in the background whenever an import changes the data
+    # version.
     snapshot = SnapshotReader(store)
     ports = Ports(
         schools=snapshot,
         postcodes=snapshot,
         datasets=snapshot,
-        links=store,
+        links=snapshot,
         measures=store,
         inspections=store,
         store=store,

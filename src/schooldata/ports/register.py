@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Protocol
 
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
+from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.school import School
 
 
@@ -31,4 +32,8 @@ class RegisterSource(Protocol):
 
     def iter_outward_codes(self) -> Iterator[tuple[str, float, float]]:
         """Each outward code and the centroid of its live postcodes."""
+        ...
+
+    def iter_links(self) -> Iterator[EstablishmentLink]:
+        """Every establishment link, by URN, each school's in the order `links_for` gives."""
         ...

@@ -1,5 +1,6 @@
 """The served data of one data version in memory: the register's index, its authorities, the
-dataset list and every postcode, kept current by a background check, so no read waits on I/O.
+served schools' establishment links, the dataset list and every postcode, kept current by a
+background check, so no read waits on I/O.
 
 - A daemon thread asks the source's version every `refresh_seconds` and, when it moved,
   builds the next snapshot and swaps it in whole: readers see the old data or the new, never
@@ -30,6 +31,7 @@ from schooldata.adapters.memory.postcode_index import PostcodeIndex
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.errors import DataUnavailable
 from schooldata.domain.geo import Location
+from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.postcode import PostcodeQuery
 from schooldata.domain.school import School
 from schooldata.domain.search import SchoolQuery, SearchPage
@@ -46,6 +48,7 @@ class Snapshot:
     version: str
     index: SchoolIndex
     authorities: tuple[tuple[str | None, str, int], ...]
+    links: dict[Urn, tuple[EstablishmentLink, ...]]  # of served schools only
     datasets: tuple[DatasetRecord, ...]
     postcodes: PostcodeIndex
     postcode_stamp: tuple[tuple[str, str, int], ...]
@@ -147,6 +150,7 @@ class SnapshotReader:
             version=version,
             index=index,
             authorities=_authorities(index),
+            links=_links_of_served(source.iter_links(), index),
             datasets=datasets,
             postcodes=postcodes,
             postcode_stamp=stamp,
@@ -171,6 +175,12 @@ class SnapshotReader:
 
     def version(self) -> str:
         return self._current().version
+
+    # ------------------------------------------------------------------ LinkReader
+
+    def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
+        """A served school's links (a school not served has none here: it has no profile)."""
+        return list(self._current().links.get(urn, ()))
 
     # ------------------------------------------------------------------ PostcodeDirectory
 
@@ -214,3 +224,14 @@ def _authorities(index: SchoolIndex) -> tuple[tuple[str | None, str, int], ...]:
             counts[(school.la_code, school.la_name)] += 1
     rows = [(code, name, n) for (code, name), n in counts.items()]
     return tuple(sorted(rows, key=lambda r: (normalise(r[1]), r[0] or "")))
+
+
+def _links_of_served(
+    links: Iterator[EstablishmentLink], index: SchoolIndex
+) -> dict[Urn, tuple[EstablishmentLink, ...]]:
+    served = index.by_urn
+    grouped: dict[Urn, list[EstablishmentLink]] = defaultdict(list)
+    for link in links:
+        if link.urn in served:
+            grouped[link.urn].append(link)
+    return {urn: tuple(found) for urn, found in grouped.items()}

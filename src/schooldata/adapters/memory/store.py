@@ -138,6 +138,9 @@ class InMemoryStore:
     def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
         return [link for link in self._state.links if link.urn == urn]
 
+    def iter_links(self) -> Iterator[EstablishmentLink]:
+        return iter(sorted(self._state.links, key=lambda link: link.urn.value))
+
     # -- DataStore
     @contextmanager
     def transaction(self) -> Iterator[_MemoryTransaction]:

@@ -220,6 +220,13 @@ class SqlStore:
             rows = conn.execute(select(o.outward, o.latitude, o.longitude)).all()
         return iter([(code, lat, lon) for code, lat, lon in rows])
 
+    def iter_links(self) -> Iterator[EstablishmentLink]:
+        k = t.establishment_links.c
+        statement = select(t.establishment_links).order_by(k.urn, k.id)
+        with self._reading() as conn:
+            rows = conn.execute(statement).mappings().all()
+        return iter([link_from_row(r) for r in rows])
+
     # -- DatasetRegistry
     def current(self) -> list[DatasetRecord]:
         with self._reading() as conn:
