@@ -1,8 +1,8 @@
 """Schools within a radius of a point: strips of latitude sorted by longitude, chords measured
 in C, and the domain's own haversine wherever a distance is shown or an inclusion is close.
 
-Each located school sits in a 0.01-degree strip of latitude, sorted by longitude, with its
-unit vector on the sphere. A question's bounding box (the domain's) is a few slices of a few
+Each located school sits in a strip of latitude (`STRIP_DEGREES`), sorted by longitude, with
+its unit vector on the sphere. A question's bounding box (the domain's) is a few slices of a few
 strips, found by binary search. The straight-line chord to every candidate is
 `math.dist` from the origin's unit vector, one C call each; a chord is monotonic in the
 great-circle distance, so it orders and counts the candidates. Only where the answer shows a
@@ -21,7 +21,7 @@ from itertools import repeat
 from schooldata.domain.geo import EARTH_RADIUS_MILES, SHOWN_DISTANCE_STEP, Location, bounding_box
 from schooldata.domain.school import School
 
-STRIP_DEGREES = 0.01
+STRIP_DEGREES = 0.02
 # A chord and the haversine agree to ~1e-12 miles at these sizes: a chord this much inside or
 # outside the radius decides on its own; nearer the edge the haversine decides.
 MARGIN_MILES = 1e-7
