@@ -24,7 +24,7 @@ from collections.abc import Collection, Iterable
 import attrs
 
 from schooldata.adapters.memory.postings import CACHE_BUDGET_URNS, EMPTY, Budget, Postings
-from schooldata.adapters.memory.proximity import ProximityGrid
+from schooldata.adapters.memory.proximity import ProximityStrips
 from schooldata.adapters.memory.relevance import Relevance
 from schooldata.domain.geo import SHOWN_DISTANCE_STEP, Location
 from schooldata.domain.phase import Phase
@@ -75,7 +75,7 @@ class SchoolIndex:
         self._by_phase = dict(by_phase)
         self._by_authority = dict(by_authority)
         self._by_la_code = dict(by_la_code)
-        self._near = ProximityGrid(self.ordered)
+        self._near = ProximityStrips(self.ordered)
         # The orders of `domain.search.sort_key` without text or distance, as URN lists.
         self._orders: dict[SortOrder, list[int]] = {
             order: [

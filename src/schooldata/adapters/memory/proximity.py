@@ -72,7 +72,7 @@ class _Strip:
         self.points = [unit_vector(e[0], e[2], e[1]) for e in entries]
 
 
-class ProximityGrid:
+class ProximityStrips:
     def __init__(self, schools: Iterable[School]) -> None:
         strips: dict[int, list[Entry]] = {}
         for school in schools:
