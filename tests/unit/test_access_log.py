@@ -21,7 +21,7 @@ from schooldata.entrypoints.observability.access import (
     STALE_SECONDS,
     AccessLog,
 )
-from schooldata.entrypoints.observability.logs import _timestamp, configure_logging
+from schooldata.entrypoints.observability.logs import configure_logging, timestamp
 from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest.cors import Cors
 from schooldata.entrypoints.rest.edge import HttpEdge
@@ -80,6 +80,69 @@ def test_the_direct_line_is_the_formatted_line(stream: io.StringIO) -> None:
     assert list(direct)[:3] == ["level", "logger", "message"]
 
 
+REQUEST_FIELDS = st.fixed_dictionaries(
+    {
+        "request_id": st.one_of(st.none(), st.just("req_abcdefghij0123456789")),
+        "tier": st.sampled_from(["public", "commercial"]),
+        "route": st.sampled_from(["/api/v1/search", "/api/v1/schools/{urn}", "(unmatched)"]),
+        "method": st.one_of(st.sampled_from(["GET", "HEAD", "POST"]), st.text(max_size=1100)),
+        "path": st.one_of(
+            st.just("/api/v1/schools/123456"),
+            st.text(max_size=1300),
+            st.just("/x/svc_live_abcdefghijklmnopqrstuvwxyz" * 40),
+        ),
+        "status": st.sampled_from([200, 304, 400, 404, 500]),
+        "seconds": st.floats(min_value=0, max_value=30, allow_nan=False),
+        "size": st.integers(min_value=0, max_value=10**7),
+        "query": st.one_of(
+            st.none(),
+            st.just(b""),
+            st.just(b"query=st%20mary&api_key=svc_live_abcdefghijklmnop"),
+            st.binary(max_size=1300),
+            st.just(b"token=" + b"a" * 1200),
+        ),
+        "key_prefix": st.one_of(st.none(), st.just("svc_live_ab12")),
+    }
+)
+
+
+def _written(fields: dict[str, Any], *, direct: bool) -> str:
+    """The line `AccessLog.request` writes, directly or (a filter on the access logger)
+    down the logging path."""
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    configure_logging("json")
+    (handler,) = root.handlers
+    buffer = io.StringIO()
+    handler.setStream(buffer)  # type: ignore[attr-defined]
+    access = logging.getLogger("schooldata.access")
+    always = logging.Filter("")
+    if not direct:
+        access.addFilter(always)
+    try:
+        log = AccessLog()
+        assert (log._direct_handler() is not None) is direct
+        log.request(**fields)
+        log.drain()
+    finally:
+        access.removeFilter(always)
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+    return buffer.getvalue()
+
+
+@given(REQUEST_FIELDS)
+def test_a_request_line_written_directly_is_the_line_the_formatter_writes(
+    fields: dict[str, Any],
+) -> None:
+    direct, standard = _written(fields, direct=True), _written(fields, direct=False)
+    stamp = len('{"ts":"2026-11-28T04:00:00.000+00:00",')
+    assert direct.endswith("\n") and direct.count("\n") == 1
+    assert direct[:7] == standard[:7] == '{"ts":"'
+    assert direct[stamp:] == standard[stamp:]  # the same fields, values and order
+    assert "abcdefghijklmnop" not in direct  # never more of a key than its display prefix
+
+
 def test_a_capturing_handler_still_sees_every_access_record(
     stream: io.StringIO, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -103,8 +166,8 @@ def test_nothing_is_written_below_the_access_loggers_level(stream: io.StringIO) 
 @given(st.floats(min_value=0, max_value=4e9, allow_nan=False, allow_infinity=False))
 def test_a_log_timestamp_is_what_datetime_writes_for_the_same_instant(created: float) -> None:
     expected = dt.datetime.fromtimestamp(created, dt.UTC).isoformat(timespec="milliseconds")
-    assert _timestamp(created) == expected
-    assert _timestamp(created) == expected  # and again, from the per-second reuse
+    assert timestamp(created) == expected
+    assert timestamp(created) == expected  # and again, from the per-second reuse
 
 
 class CountingStream(io.StringIO):

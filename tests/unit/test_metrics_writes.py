@@ -76,3 +76,23 @@ def test_a_write_whose_loop_closed_before_it_ran_is_set_again(tmp_path: Path) ->
 
     asyncio.run(later())
     assert in_files(tmp_path, REQUESTS, **labels) == 2
+
+
+def test_a_request_recorded_as_finished_is_no_longer_in_progress(tmp_path: Path) -> None:
+    metrics = Metrics(tmp_path)
+    progress = "schooldata_http_requests_in_progress"
+
+    async def serve() -> tuple[float, float, float]:
+        metrics.request_started()
+        metrics.request_started()
+        during = metrics.value(progress)
+        metrics.http_request(
+            route="/r", method="GET", status=200, tier="public", seconds=0.0, finished=True
+        )
+        after_one = metrics.value(progress)
+        metrics.http_request(route="/r", method="GET", status=200, tier="public", seconds=0.0)
+        await asyncio.sleep(WRITE_AFTER_SECONDS * 4)
+        return during, after_one, in_files(tmp_path, progress)
+
+    # (a request recorded without `finished` is still in progress until request_finished())
+    assert asyncio.run(serve()) == (2, 1, 1)

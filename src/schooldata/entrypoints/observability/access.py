@@ -11,11 +11,16 @@ import time
 import weakref
 from typing import Any
 
+import msgspec
+
 from schooldata.entrypoints.observability.logs import (
     JsonFormatter,
     cap_strings,
+    capped,
     json_entry,
     json_line,
+    json_text,
+    timestamp,
 )
 
 ACCESS_LOGGER = "schooldata.access"
@@ -23,6 +28,26 @@ ACCESS_LOGGER = "schooldata.access"
 FLUSH_SECONDS = 0.05
 STALE_SECONDS = 1.0  # a scheduled drain this late never ran (its loop closed)
 MAX_WAITING_CHARS = 64 * 1024
+
+
+class RequestLine(msgspec.Struct, omit_defaults=True):
+    """One request's line as `JsonFormatter` writes `access_entry`'s record, field for field
+    (`query` and `key_prefix` left out when None, as `access_entry` leaves them out)."""
+
+    ts: str
+    level: str
+    logger: str
+    message: str
+    request_id: Any
+    tier: str
+    route: str
+    method: str
+    path: str
+    status: int
+    latency_ms: float
+    bytes: int
+    query: str | None = None
+    key_prefix: Any = None
 
 
 def access_entry(
@@ -80,6 +105,61 @@ class AccessLog:
         self._due = 0.0  # when the scheduled drain should have run
         _LOGS.add(self)
 
+    def request(
+        self,
+        *,
+        request_id: object,
+        tier: str,
+        route: str,
+        method: str,
+        path: str,
+        status: int,
+        seconds: float,
+        size: int,
+        query: bytes | None,
+        key_prefix: object,
+    ) -> None:
+        """One request's line (`access_entry`'s fields). Written directly it is one Struct
+        encoded, not a dict built and merged: every request writes one. Only the values a
+        client chooses (method, path, query) can be long enough to cap."""
+        logger = self._logger
+        if not logger.isEnabledFor(logging.INFO):
+            return
+        handler = self._direct_handler()
+        if handler is None:
+            self.write(
+                access_entry(
+                    request_id=request_id,
+                    tier=tier,
+                    route=route,
+                    method=method,
+                    path=path,
+                    status=status,
+                    seconds=seconds,
+                    size=size,
+                    query=query,
+                    key_prefix=key_prefix,
+                )
+            )
+            return
+        line = RequestLine(
+            timestamp(time.time()),
+            "info",
+            logger.name,
+            "request",
+            request_id,
+            tier,
+            route,
+            capped(method),
+            capped(path),
+            status,
+            round(seconds * 1000, 2),
+            size,
+            capped(query.decode("latin-1")) if query else None,
+            key_prefix,
+        )
+        self._queue(handler, json_text(line) + handler.terminator)
+
     def write(self, entry: dict[str, Any]) -> None:
         logger = self._logger
         if not logger.isEnabledFor(logging.INFO):
@@ -95,7 +175,10 @@ class AccessLog:
         cap_strings(entry)  # as JsonFormatter does: a path or query of any length, one short line
         line = json_entry(time.time(), "INFO", logger.name, "request")
         line.update(entry)  # (an entry never names the four fields every line starts with)
-        text = json_line(line) + handler.terminator
+        self._queue(handler, json_line(line) + handler.terminator)
+
+    def _queue(self, handler: logging.StreamHandler[Any], text: str) -> None:
+        """`text` written with the others waiting, at most `FLUSH_SECONDS` from now."""
         if self._waiting and self._waiting_for is not handler:
             self.drain()  # lines for the handler configured before go to it
         if not self._waiting or time.monotonic() > self._due + STALE_SECONDS:

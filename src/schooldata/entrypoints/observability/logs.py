@@ -128,7 +128,7 @@ class JsonFormatter(logging.Formatter):
 def json_entry(created: float, level: str, logger: str, message: str) -> dict[str, Any]:
     """The fields every JSON log line starts with."""
     return {
-        "ts": _timestamp(created),
+        "ts": timestamp(created),
         "level": level.lower(),
         "logger": logger,
         "message": message,
@@ -138,7 +138,7 @@ def json_entry(created: float, level: str, logger: str, message: str) -> dict[st
 _last_second: tuple[int, str] = (-1, "")
 
 
-def _timestamp(created: float) -> str:
+def timestamp(created: float) -> str:
     """ISO 8601 UTC to the millisecond, exactly as `datetime.fromtimestamp(created, UTC)
     .isoformat(timespec="milliseconds")` writes it; the date and time to the second are
     reused within their second (a busy server logs thousands of lines a second)."""
@@ -165,6 +165,12 @@ def json_line(entry: Mapping[str, Any]) -> str:
     """One compact JSON object (msgspec: several times the standard encoder's speed, and
     every request writes one), redacted."""
     return redact(_LINE_ENCODER.encode(entry).decode())
+
+
+def json_text(line: msgspec.Struct) -> str:
+    """A line declared as a Struct (its fields in order), encoded and redacted as
+    `json_line` does a dict."""
+    return redact(_LINE_ENCODER.encode(line).decode())
 
 
 class TextFormatter(logging.Formatter):

@@ -161,8 +161,9 @@ class Metrics:
     on every request (bench/metrics_cost.py, docs/performance.md).
 
     The API the faces call:
-    - `http_request(route=, method=, status=, tier=, seconds=)`: the HTTP edge, per request,
-      with `request_started()`/`request_finished()` around it (the in-progress gauge);
+    - `http_request(route=, method=, status=, tier=, seconds=, finished=)`: the HTTP edge,
+      per request, after `request_started()` (the in-progress gauge; `finished=True` or
+      `request_finished()` ends it);
     - `metered(face=, feature=)` / `limited(face=, reason=)`: the pipeline's observer
       (`ports.observer.CallObserver`): a call that consumed quota, a 429;
     - `mcp_call(tool, outcome=)`: an MCP `tools/call`, by tool and outcome (`ok`, `error`,
@@ -209,17 +210,29 @@ class Metrics:
 
     # ---- the faces' API ----------------------------------------------------------------
     def http_request(
-        self, *, route: str, method: str, status: int, tier: str, seconds: float
+        self,
+        *,
+        route: str,
+        method: str,
+        status: int,
+        tier: str,
+        seconds: float,
+        finished: bool = False,
     ) -> None:
+        """`finished`: this request was counted in progress (`request_started`) and is done
+        now, recorded together with the rest (one lock, one look at the timer)."""
         key = (route, method, status, tier)
         series = self._http.get(key)
         if series is None:
             series = self._request_series(key)
         bucket = series.buckets[bisect.bisect_left(LATENCY_BUCKETS, seconds)]
         with self._lock:
-            self._add(series.count, 1.0)
-            self._add(series.total, seconds)
-            self._add(bucket, 1.0)
+            later = self._written_later()
+            self._add(series.count, 1.0, later)
+            self._add(series.total, seconds, later)
+            self._add(bucket, 1.0, later)
+            if finished:
+                self._add(self._in_progress, -1.0, later)
 
     def _request_series(self, key: tuple[str, str, int, str]) -> _RequestSeries:
         route, method, status, tier = key
@@ -267,7 +280,7 @@ class Metrics:
                 series = self._series(family, f"{family.name}_total", labels)
                 if len(self._counted) < 4 * MAX_SERIES_PER_FAMILY:
                     self._counted[(family, first, second)] = series
-            self._add(series, 1.0)
+            self._add(series, 1.0, self._written_later())
 
     def request_started(self) -> None:
         self._in_progress_by(1.0)
@@ -277,7 +290,7 @@ class Metrics:
 
     def _in_progress_by(self, amount: float) -> None:
         with self._lock:
-            self._add(self._in_progress, amount)
+            self._add(self._in_progress, amount, self._written_later())
 
     # ---- series written together -----------------------------------------------------------
     # On an event loop a series changed is written to the file at most WRITE_AFTER_SECONDS
@@ -286,17 +299,24 @@ class Metrics:
     # first; other workers' reach it within that time. Off a loop (a worker thread, the CLI)
     # each change is written at once.
 
-    def _add(self, series: _Series, amount: float) -> None:  # (the lock held)
+    def _written_later(self) -> bool:  # (the lock held)
+        """Whether changes made now wait for the timer (set here when none is), or are
+        written at once (off a loop)."""
+        if self._scheduled and time.monotonic() <= self._due + STALE_SECONDS:
+            return True
+        loop = _running_loop()
+        if loop is None:
+            return False
+        # (A timer that never ran, its loop closed, is stale: a new one is set.)
+        self._scheduled, self._due = True, time.monotonic() + WRITE_AFTER_SECONDS
+        loop.call_later(WRITE_AFTER_SECONDS, self.write_waiting)
+        return True
+
+    def _add(self, series: _Series, amount: float, later: bool) -> None:  # (the lock held)
         series.value += amount
-        if not self._scheduled or time.monotonic() > self._due + STALE_SECONDS:
-            loop = _running_loop()
-            if loop is None:
-                series.write()
-                return
-            # (A timer that never ran, its loop closed, is stale: a new one is set.)
-            self._scheduled, self._due = True, time.monotonic() + WRITE_AFTER_SECONDS
-            loop.call_later(WRITE_AFTER_SECONDS, self.write_waiting)
-        if not series.waiting:
+        if not later:
+            series.write()
+        elif not series.waiting:
             series.waiting = True
             self._waiting.append(series)
 

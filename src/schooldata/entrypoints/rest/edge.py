@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
 from schooldata.application.about import About
-from schooldata.entrypoints.observability.access import AccessLog, access_entry
+from schooldata.entrypoints.observability.access import AccessLog
 from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest import paths, representation
 from schooldata.entrypoints.rest.cors import EXPOSED_HEADERS, Cors
@@ -126,8 +126,7 @@ class HttpEdge:
         self._metrics.request_started()
         try:
             await self._answer(scope, receive, send, request, path, method, query)
-        finally:
-            self._metrics.request_finished()
+        finally:  # (the request recorded also ends its count in progress)
             self._record(scope, request, path, method, query, time.perf_counter() - started)
 
     async def _answer(
@@ -299,21 +298,24 @@ class HttpEdge:
         route = str(scope.get("path_template") or scope.get(ROUTE_LABEL_KEY) or UNMATCHED_ROUTE)
         tier = _tier(scope, request, path)
         self._metrics.http_request(
-            route=route, method=method, status=request.status, tier=tier, seconds=seconds
+            route=route,
+            method=method,
+            status=request.status,
+            tier=tier,
+            seconds=seconds,
+            finished=True,
         )
-        self._access.write(
-            access_entry(
-                request_id=scope.get(REQUEST_ID_KEY),
-                tier=tier,
-                route=route,
-                method=method,
-                path=path,
-                status=request.status,
-                seconds=seconds,
-                size=request.size,
-                query=None if scope.get(QUERY_KEY_REJECTED) else query,
-                key_prefix=scope.get(KEY_PREFIX_KEY),
-            )
+        self._access.request(
+            request_id=scope.get(REQUEST_ID_KEY),
+            tier=tier,
+            route=route,
+            method=method,
+            path=path,
+            status=request.status,
+            seconds=seconds,
+            size=request.size,
+            query=None if scope.get(QUERY_KEY_REJECTED) else query,
+            key_prefix=scope.get(KEY_PREFIX_KEY),
         )
 
 
