@@ -31,8 +31,8 @@ MAX_WAITING_CHARS = 64 * 1024
 
 
 class RequestLine(msgspec.Struct, omit_defaults=True):
-    """One request's line as `JsonFormatter` writes `access_entry`'s record, field for field
-    (`query` and `key_prefix` left out when None, as `access_entry` leaves them out)."""
+    """One request's line as `JsonFormatter` writes its record, field for field (`query` and
+    `key_prefix` left out when None, as the record leaves them out)."""
 
     ts: str
     level: str
@@ -48,37 +48,6 @@ class RequestLine(msgspec.Struct, omit_defaults=True):
     bytes: int
     query: str | None = None
     key_prefix: Any = None
-
-
-def access_entry(
-    *,
-    request_id: object,
-    tier: str,
-    route: str,
-    method: str,
-    path: str,
-    status: int,
-    seconds: float,
-    size: int,
-    query: bytes | None,
-    key_prefix: object,
-) -> dict[str, Any]:
-    """One request's line: never a key (a query string that names one is left out whole)."""
-    entry: dict[str, Any] = {
-        "request_id": request_id,
-        "tier": tier,
-        "route": route,
-        "method": method,
-        "path": path,
-        "status": status,
-        "latency_ms": round(seconds * 1000, 2),
-        "bytes": size,
-    }
-    if query:
-        entry["query"] = query.decode("latin-1")
-    if key_prefix is not None:
-        entry["key_prefix"] = key_prefix
-    return entry
 
 
 class AccessLog:
@@ -119,28 +88,32 @@ class AccessLog:
         query: bytes | None,
         key_prefix: object,
     ) -> None:
-        """One request's line (`access_entry`'s fields). Written directly it is one Struct
-        encoded, not a dict built and merged: every request writes one. Only the values a
-        client chooses (method, path, query) can be long enough to cap."""
+        """One request's line, never a key (the edge leaves out whole a query string that
+        names one). Written directly it is one Struct encoded, not a dict built and merged:
+        every request writes one. Only the values a client chooses (method, path, query) can
+        be long enough to cap."""
         logger = self._logger
         if not logger.isEnabledFor(logging.INFO):
             return
+        sent = query.decode("latin-1") if query else None
+        latency_ms = round(seconds * 1000, 2)
         handler = self._direct_handler()
         if handler is None:
-            self.write(
-                access_entry(
-                    request_id=request_id,
-                    tier=tier,
-                    route=route,
-                    method=method,
-                    path=path,
-                    status=status,
-                    seconds=seconds,
-                    size=size,
-                    query=query,
-                    key_prefix=key_prefix,
-                )
-            )
+            entry: dict[str, Any] = {
+                "request_id": request_id,
+                "tier": tier,
+                "route": route,
+                "method": method,
+                "path": path,
+                "status": status,
+                "latency_ms": latency_ms,
+                "bytes": size,
+            }
+            if sent is not None:
+                entry["query"] = sent
+            if key_prefix is not None:
+                entry["key_prefix"] = key_prefix
+            self.write(entry)
             return
         line = RequestLine(
             timestamp(time.time()),
@@ -153,9 +126,9 @@ class AccessLog:
             capped(method),
             capped(path),
             status,
-            round(seconds * 1000, 2),
+            latency_ms,
             size,
-            capped(query.decode("latin-1")) if query else None,
+            None if sent is None else capped(sent),
             key_prefix,
         )
         self._queue(handler, json_text(line) + handler.terminator)
