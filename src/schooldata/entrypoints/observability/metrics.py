@@ -35,7 +35,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
-from attrs import frozen
 from prometheus_client import (
     CollectorRegistry,
     GCCollector,
@@ -49,6 +48,18 @@ from prometheus_client.multiprocess import MultiProcessCollector, mark_process_d
 from prometheus_client.utils import floatToGoString
 
 from schooldata import __version__
+from schooldata.entrypoints.observability.families import (
+    IN_PROGRESS,
+    LATENCY,
+    LIMITED,
+    MCP_CALLS,
+    METERED,
+    OTHER,
+    REQUESTS,
+    Declared,
+    Family,
+    bounded,
+)
 from schooldata.entrypoints.observability.metrics_directory import DIRECTORY_VARIABLE, alive
 
 log = logging.getLogger("schooldata.metrics")
@@ -60,73 +71,8 @@ STALE_SECONDS = 1.0  # a scheduled write this late never ran (its loop closed)
 LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 MAX_SERIES_PER_FAMILY = 1000
 MAX_SERIES = 16 * MAX_SERIES_PER_FAMILY  # every family's, with each latency series' buckets
-OTHER = "other"
 METHODS: Final = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-_LABEL_VALUE = re.compile(r"^[A-Za-z0-9_.:/{}()\-]{1,100}$")
 _LIVE_GAUGE_FILE = re.compile(r"^gauge_live[a-z]+_(\d+)\.db$")
-
-Labels = tuple[tuple[str, str], ...]
-Family = Metric  # a family computed at scrape time (`gauge`), for `render(extra=...)`
-
-
-@frozen
-class _Declared:
-    """A family as prometheus_client writes it: the file it lives in and its help text."""
-
-    name: str
-    file: str  # counter, histogram, gauge_livesum
-    help: str
-    labels: tuple[str, ...] = ()
-
-
-REQUESTS = _Declared(
-    "schooldata_http_requests",
-    "counter",
-    "HTTP requests by route template, method, status and tier (public or commercial).",
-    ("method", "route", "status", "tier"),
-)
-LATENCY = _Declared(
-    "schooldata_http_request_duration_seconds",
-    "histogram",
-    "HTTP request latency in seconds by route template and tier.",
-    ("route", "tier"),
-)
-IN_PROGRESS = _Declared(
-    "schooldata_http_requests_in_progress", "gauge_livesum", "HTTP requests being answered now."
-)
-METERED = _Declared(
-    "schooldata_metered_calls",
-    "counter",
-    "Calls that consumed quota, by face (rest, mcp) and plan feature.",
-    ("face", "feature"),
-)
-LIMITED = _Declared(
-    "schooldata_limit_rejections",
-    "counter",
-    "Calls refused by the rate limit or the monthly quota, by face and reason.",
-    ("face", "reason"),
-)
-MCP_CALLS = _Declared(
-    "schooldata_mcp_calls",
-    "counter",
-    "MCP tools/call requests by tool and outcome.",
-    ("outcome", "tool"),
-)
-
-
-def bounded(value: str) -> str:
-    """A label value from outside (a tool name, a feature): short, plain, else `other`."""
-    return value if _LABEL_VALUE.fullmatch(value) else OTHER
-
-
-def gauge(name: str, help_text: str, samples: Iterable[tuple[Labels, float]]) -> Family:
-    """A gauge family computed at scrape time (e.g. dataset freshness): `render(extra=...)`."""
-    rows = list(samples)
-    names = [label for label, _ in rows[0][0]] if rows else []
-    family = GaugeMetricFamily(name, help_text, labels=names)
-    for labels, value in rows:
-        family.add_metric([v for _, v in labels], value)
-    return family
 
 
 class _Series:
@@ -197,7 +143,7 @@ class Metrics:
         # Each distinct label set's series, made once (a bounded number: routes are
         # templates, methods and tiers fixed sets, statuses few).
         self._http: dict[tuple[str, str, int, str], _RequestSeries] = {}
-        self._counted: dict[tuple[_Declared, str, str], _Series] = {}
+        self._counted: dict[tuple[Declared, str, str], _Series] = {}
         self._standard = CollectorRegistry()  # process_* and python_*: of this process
         ProcessCollector(registry=self._standard)
         PlatformCollector(registry=self._standard)
@@ -272,7 +218,7 @@ class Metrics:
     def mcp_call(self, tool: str, *, outcome: str = "ok") -> None:
         self._count(MCP_CALLS, outcome, tool)
 
-    def _count(self, family: _Declared, first: str, second: str) -> None:
+    def _count(self, family: Declared, first: str, second: str) -> None:
         with self._lock:
             series = self._counted.get((family, first, second))
             if series is None:  # a few faces times a few features (or tools): made once each
@@ -328,7 +274,7 @@ class Metrics:
             for series in waiting:
                 series.write()
 
-    def _series(self, family: _Declared, sample: str, values: tuple[str, ...]) -> _Series:
+    def _series(self, family: Declared, sample: str, values: tuple[str, ...]) -> _Series:
         """A series of this process's file for `family` (the lock held, or not yet shared):
         keyed as prometheus_client keys it, so its collector reads it back."""
         names = [*family.labels, "le"] if sample.endswith("_bucket") else list(family.labels)

@@ -30,14 +30,8 @@ from litestar.params import FromPath
 
 from schooldata import __version__
 from schooldata.application.service import Application
-from schooldata.entrypoints.observability.metrics import (
-    CONTENT_TYPE,
-    Family,
-    Labels,
-    Metrics,
-    bounded,
-    gauge,
-)
+from schooldata.entrypoints.observability.families import Family, Labels, bounded, gauge
+from schooldata.entrypoints.observability.metrics import CONTENT_TYPE, Metrics
 from schooldata.entrypoints.rest.operation_pages import (
     docs_page,
     docs_unavailable_page,
