@@ -19,7 +19,6 @@ from schooldata.entrypoints.observability.logs import (
     capped,
     json_entry,
     json_line,
-    json_text,
     timestamp,
 )
 
@@ -131,7 +130,7 @@ class AccessLog:
             None if sent is None else capped(sent),
             key_prefix,
         )
-        self._queue(handler, json_text(line) + handler.terminator)
+        self._queue(handler, json_line(line) + handler.terminator)
 
     def write(self, entry: dict[str, Any]) -> None:
         logger = self._logger

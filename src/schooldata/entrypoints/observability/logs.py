@@ -161,16 +161,10 @@ def timestamp(created: float) -> str:
 _LINE_ENCODER: Final = msgspec.json.Encoder(enc_hook=str)
 
 
-def json_line(entry: Mapping[str, Any]) -> str:
+def json_line(entry: Mapping[str, Any] | msgspec.Struct) -> str:
     """One compact JSON object (msgspec: several times the standard encoder's speed, and
-    every request writes one), redacted."""
+    every request writes one), redacted; a Struct gives its fields in their order."""
     return redact(_LINE_ENCODER.encode(entry).decode())
-
-
-def json_text(line: msgspec.Struct) -> str:
-    """A line declared as a Struct (its fields in order), encoded and redacted as
-    `json_line` does a dict."""
-    return redact(_LINE_ENCODER.encode(line).decode())
 
 
 class TextFormatter(logging.Formatter):
