@@ -22,7 +22,7 @@ import heapq
 import math
 from collections.abc import Callable, Iterable
 
-from attrs import field, frozen
+from attrs import frozen
 
 from schooldata.domain.errors import InvalidParameter, MissingSearchInput
 from schooldata.domain.geo import Location, distance_miles, shown_distance
@@ -107,7 +107,7 @@ class SearchHit:
 @frozen
 class SearchPage:
     total: int
-    hits: tuple[SearchHit, ...] = field(factory=tuple)
+    hits: tuple[SearchHit, ...] = ()
 
 
 def validate_radius(radius: float | None) -> float | None:
@@ -118,7 +118,9 @@ def validate_radius(radius: float | None) -> float | None:
     return float(radius)
 
 
-def validate_limit(limit: int | None, *, default: int, maximum: int, name: str = "limit") -> int:
+def validate_limit(limit: object, *, default: int, maximum: int, name: str = "limit") -> int:
+    """Any value a caller sent (hence `object`): None is the default, an integer in range is
+    kept, anything else is an `InvalidParameter`."""
     if limit is None:
         return default
     if isinstance(limit, bool) or not isinstance(limit, int):  # 2.0 would reach a slice

@@ -1,0 +1,43 @@
+"""Compiles the served hot path with mypyc when the project is built (a wheel, or `make install`'s
+editable install): the same typed Python, run as C. SCHOOLDATA_COMPILE=0 builds pure Python;
+every module works either way (docs/performance.md, "Compiled hot path")."""
+
+import os
+
+from setuptools import setup
+
+# The modules a served request runs most, each free of what mypyc does not compile here
+# (attrs and msgspec class bodies, handlers Litestar inspects, weak references).
+COMPILED = (
+    "src/schooldata/adapters/memory/index.py",
+    "src/schooldata/adapters/memory/postings.py",
+    "src/schooldata/adapters/memory/proximity.py",
+    "src/schooldata/adapters/memory/relevance.py",
+    "src/schooldata/entrypoints/rest/edge.py",
+    "src/schooldata/entrypoints/rest/query.py",
+    "src/schooldata/entrypoints/rest/representation.py",
+    "src/schooldata/entrypoints/rest/responses.py",
+    "src/schooldata/entrypoints/wire/memo.py",
+    "src/schooldata/domain/search.py",
+    "src/schooldata/domain/text.py",
+    "src/schooldata/application/pipeline.py",
+    "src/schooldata/application/search_schools.py",
+    "src/schooldata/application/operations/public.py",
+    "src/schooldata/application/about.py",
+    "src/schooldata/entrypoints/scope.py",
+    "src/schooldata/entrypoints/answers.py",
+    "src/schooldata/entrypoints/rest/paths.py",
+    "src/schooldata/entrypoints/rest/transport.py",
+)
+
+
+def _extensions() -> list:
+    if os.environ.get("SCHOOLDATA_COMPILE", "1") == "0":
+        return []
+    from mypyc.build import mypycify
+
+    return mypycify(list(COMPILED), opt_level="3")
+
+
+if __name__ == "__main__":  # as setuptools runs it; tests import COMPILED alone
+    setup(ext_modules=_extensions())
