@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import runpy
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -15,6 +16,12 @@ def compiled_sources() -> tuple[str, ...]:
 
 def module_name(source: str) -> str:
     return source.removeprefix("src/").removesuffix(".py").replace("/", ".")
+
+
+def source_of(module: ModuleType) -> Path:
+    """A module's source file, whether it was imported compiled (`name.cpython-*.so`) or not."""
+    path = Path(str(module.__file__))
+    return path.with_name(path.name.split(".", 1)[0] + ".py")
 
 
 def stale_builds(src: Path = ROOT / "src") -> list[str]:

@@ -153,7 +153,7 @@ def test_the_postcodes_are_rebuilt_only_when_a_postcode_dataset_changes(source: 
 def test_the_background_thread_stops_with_its_reader(source: Source) -> None:
     reader = SnapshotReader(source, refresh_seconds=0.01)  # type: ignore[arg-type]
     reader.search(query=SchoolQuery())
-    thread = reader._thread
+    thread = reader._rebuilder
     assert thread is not None and thread.is_alive()
     del reader
     gc.collect()

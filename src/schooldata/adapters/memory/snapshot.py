@@ -25,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from attrs import frozen
+from mypy_extensions import mypyc_attr
 
 from schooldata.adapters.memory.index import SchoolIndex
 from schooldata.adapters.memory.postcode_index import PostcodeIndex
@@ -54,6 +55,8 @@ class Snapshot:
     postcode_stamp: tuple[tuple[str, str, int], ...]
 
 
+# Not a compiled (native) class: its rebuilding thread holds it by a weak reference.
+@mypyc_attr(native_class=False)
 class SnapshotReader:
     """A SchoolReader, PostcodeDirectory and DatasetRegistry over the current snapshot."""
 
@@ -75,7 +78,7 @@ class SnapshotReader:
         self._first_check = threading.Event()
         self._closed = threading.Event()
         self._start = threading.Lock()
-        self._thread: threading.Thread | None = None
+        self._rebuilder: threading.Thread | None = None
 
     # ------------------------------------------------------------------ the current snapshot
 
@@ -100,17 +103,17 @@ class SnapshotReader:
         return snapshot
 
     def _ensure_thread(self) -> None:
-        if self._thread is not None:
+        if self._rebuilder is not None:
             return
         with self._start:
-            if self._thread is None:
-                self._thread = threading.Thread(
+            if self._rebuilder is None:
+                self._rebuilder = threading.Thread(
                     target=_keep_current,
                     args=(weakref.ref(self), self._refresh, self._closed),
                     name="schooldata-snapshot",
                     daemon=True,
                 )
-                self._thread.start()
+                self._rebuilder.start()
 
     def check(self) -> None:
         """One check of the source (the thread's work; tests may call it to step the clock)."""

@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from schooldata.adapters.sql.sqlite_changes import fork_generation
 from schooldata.ports.keys import WouldBlock
 
@@ -37,6 +39,9 @@ class _Lease:
         self.next, self.end, self.size, self.stored, self.taken_at = 1, 0, 1, 0, 0.0
 
 
+# Not a compiled (native) class: the quota counter gives its leases back at exit through a
+# weak reference to it.
+@mypyc_attr(native_class=False)
 class QuotaLeases:
     """One process's reserved quota counts on SQLite (see the module docstring).
 

@@ -11,10 +11,11 @@ import time
 import weakref
 from typing import Any
 
-import msgspec
+from mypy_extensions import mypyc_attr
 
 from schooldata.entrypoints.observability.logs import (
     JsonFormatter,
+    RequestLine,
     cap_strings,
     capped,
     json_entry,
@@ -29,26 +30,8 @@ STALE_SECONDS = 1.0  # a scheduled drain this late never ran (its loop closed)
 MAX_WAITING_CHARS = 64 * 1024
 
 
-class RequestLine(msgspec.Struct, omit_defaults=True):
-    """One request's line as `JsonFormatter` writes its record, field for field (`query` and
-    `key_prefix` left out when None, as the record leaves them out)."""
-
-    ts: str
-    level: str
-    logger: str
-    message: str
-    request_id: Any
-    tier: str
-    route: str
-    method: str
-    path: str
-    status: int
-    latency_ms: float
-    bytes: int
-    query: str | None = None
-    key_prefix: Any = None
-
-
+# Not a compiled (native) class: `_LOGS` holds it by a weak reference.
+@mypyc_attr(native_class=False)
 class AccessLog:
     """Writes access-log entries to `schooldata.access`.
 

@@ -107,6 +107,26 @@ def _extras(record: logging.LogRecord) -> dict[str, Any]:
     return {k: v for k, v in vars(record).items() if k not in _RECORD_ATTRIBUTES}
 
 
+class RequestLine(msgspec.Struct, omit_defaults=True):
+    """One request's line as `JsonFormatter` writes its record, field for field (`query` and
+    `key_prefix` left out when None, as the record leaves them out)."""
+
+    ts: str
+    level: str
+    logger: str
+    message: str
+    request_id: Any
+    tier: str
+    route: str
+    method: str
+    path: str
+    status: int
+    latency_ms: float
+    bytes: int
+    query: str | None = None
+    key_prefix: Any = None
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: `ts`, `level`, `logger`, `message`, any `extra` fields, and
     `exception` (the formatted traceback) when there is one."""

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
+from mypy_extensions import mypyc_attr
 from prometheus_client import (
     CollectorRegistry,
     GCCollector,
@@ -102,6 +103,8 @@ class _RequestSeries:
         self.buckets = buckets
 
 
+# Not a compiled (native) class: `_EVERY` and its directory's finalizer hold it weakly.
+@mypyc_attr(native_class=False)
 class Metrics:
     """The server's metrics, as this process reports them. Thread-safe; cheap enough to call
     on every request (bench/metrics_cost.py, docs/performance.md).

@@ -28,6 +28,7 @@ from schooldata.entrypoints.rest.errors import (
 from schooldata.entrypoints.rest.openapi import build_document
 from schooldata.entrypoints.rest.paths import OPENAPI_PATH, is_commercial_route
 from schooldata.entrypoints.rest.responses import NO_STORE, refusal_as_response
+from schooldata.entrypoints.rest.route_handlers import route_handlers
 from schooldata.entrypoints.rest.routes import Routes
 from schooldata.entrypoints.rest.transport import EXTRA_HEADERS_KEY
 
@@ -98,7 +99,7 @@ def create_litestar(
 
     return Litestar(
         route_handlers=[
-            *routes.handlers(),
+            *route_handlers(routes),
             openapi_document,
             *operations.operations_handlers(app, metrics),
             *extra_route_handlers,

@@ -14,15 +14,12 @@ or metered. A paged list carries its page links (`links`): the `Link` header, an
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
 import anyio.to_thread
 import msgspec
-from litestar import HttpMethod, Request, route
-from litestar.params import RawBody
-from litestar.response.base import ASGIResponse
+from litestar import Request
 
 from schooldata.application.access import Caller
 from schooldata.application.operations.declaration import Entry, Place
@@ -209,31 +206,6 @@ class Routes:
         """The caller's six meter headers as they stand (nothing is metered)."""
         reading = self._pipeline.peek(caller)
         return {} if reading is None else reading.headers()
-
-    def handlers(self) -> list[Any]:
-        return [self._handler(method, path, entry) for (method, path), entry in REGISTRY.entries()]
-
-    def _handler(self, method: str, path: str, entry: Entry) -> Any:
-        name = (entry.public or entry.keyed).name  # type: ignore[union-attr]
-        litestar_path = path.replace("{urn}", "{urn:str}")
-        takes_body = method == "POST"
-        answer = partial(self.answer, tabular=negotiates(entry))
-
-        if takes_body:
-
-            async def with_body(request: Request[Any, Any, Any], body: RawBody) -> ASGIResponse:
-                return (await answer(entry, request, body)).asgi()
-
-            handler: Callable[..., Awaitable[ASGIResponse]] = with_body
-        else:
-
-            async def without_body(request: Request[Any, Any, Any]) -> ASGIResponse:
-                return (await answer(entry, request, None)).asgi()
-
-            handler = without_body
-        return route(litestar_path, http_method=[HttpMethod(method)], name=name, status_code=200)(
-            handler
-        )
 
 
 def credentials_present(request: Request[Any, Any, Any]) -> bool:

@@ -1,70 +1,27 @@
-"""The public contract's shapes (camelCase): the search answer, the school record and the error.
-
-Which fields each requires is the contract's table (service-description, "Resources and their
-fields"): a field with a default here is not in `required`, though the answer always sends it.
-"""
+"""The public contract's answers built from domain types: the search answer, the school record
+and the error (their shapes: `public_shapes`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Any
 
-from msgspec import UNSET, Meta, Struct, UnsetType
+from msgspec import UNSET
 from msgspec.structs import replace
 
 from schooldata.application.search_schools import PublicSearchAnswer
 from schooldata.domain.geo import shown_distance
 from schooldata.domain.school import School
-from schooldata.domain.search import PUBLIC_MAX_LIMIT, SearchHit
+from schooldata.domain.search import SearchHit
 from schooldata.entrypoints.wire.common import (
-    Count,
-    Distance,
-    Location,
-    OfstedRating,
-    SvcScore,
-    Uri,
     location,
     phase,
     school_url,
 )
 from schooldata.entrypoints.wire.memo import PerSchool
+from schooldata.entrypoints.wire.public_shapes import Error as Error
+from schooldata.entrypoints.wire.public_shapes import SchoolSearchResult as SchoolSearchResult
+from schooldata.entrypoints.wire.public_shapes import SearchResponse as SearchResponse
 from schooldata.entrypoints.wire.records import public_record
-
-
-class SchoolSearchResult(Struct, kw_only=True, forbid_unknown_fields=True, rename="camel"):
-    """A school in the public search; `distanceMiles` only when a postcode was given."""
-
-    urn: int
-    name: str
-    phase: str | None = None
-    type: str | None = None
-    local_authority: str | None = None
-    location: Location | None = None
-    distance_miles: Distance | UnsetType = UNSET
-    ofsted_rating: OfstedRating | None = None
-    svc_score: SvcScore | None = None
-    score_suppressed: bool = False
-    url: Uri
-
-
-class SearchResponse(Struct, kw_only=True, forbid_unknown_fields=True, rename="camel"):
-    """The public search answer: the question echoed, the true total, at most `limit` results."""
-
-    query: str | None
-    postcode: str | None
-    phase: str | None
-    radius_miles: float | None
-    total: Count
-    limit: Annotated[int, Meta(ge=1, le=PUBLIC_MAX_LIMIT)]
-    results: Annotated[list[SchoolSearchResult], Meta(max_length=PUBLIC_MAX_LIMIT)]
-
-
-class Error(Struct, kw_only=True):
-    """A public refusal: the message, and the machine code when there is one."""
-
-    open_object: ClassVar[bool] = True
-
-    error: str
-    code: str | UnsetType = UNSET
 
 
 def _search_result(s: School, base_url: str) -> SchoolSearchResult:
