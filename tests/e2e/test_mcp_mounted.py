@@ -19,7 +19,7 @@ from tests.support.dataset import build_store
 from tests.support.twins import LITESTAR_ROAD, dispatching_unless_told, seen
 
 from schooldata.bootstrap import bootstrap_memory
-from schooldata.entrypoints.rest import dispatch
+from schooldata.entrypoints.rest import handing
 from schooldata.entrypoints.rest.dispatch import RegistryGets
 
 JSON_ACCEPT = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -106,13 +106,13 @@ def test_the_mounted_road_is_taken_and_counts_its_route(
     twin: Twin, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     handed: list[str] = []
-    original = dispatch._handed
+    original = handing.handed
 
     async def recorded(endpoint: Any, scope: Any, receive: Any, send: Any) -> None:
         handed.append(scope["path"])
         await original(endpoint, scope, receive, send)
 
-    monkeypatch.setattr(dispatch, "_handed", recorded)
+    monkeypatch.setattr(handing, "handed", recorded)
     body, headers = _modern("tools/list", {})
     twin.both("POST", body, headers, False, "tools-list")
     assert handed == ["/mcp"]  # the mounted twin only

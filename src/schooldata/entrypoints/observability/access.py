@@ -15,13 +15,13 @@ from mypy_extensions import mypyc_attr
 
 from schooldata.entrypoints.observability.logs import (
     JsonFormatter,
-    RequestLine,
     cap_strings,
     capped,
     json_entry,
     json_line,
     timestamp,
 )
+from schooldata.entrypoints.observability.request_line import RequestLine
 
 ACCESS_LOGGER = "schooldata.access"
 # How long a line may wait to be written with others, and how much may wait.

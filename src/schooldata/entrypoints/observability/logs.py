@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 import msgspec
+from mypy_extensions import mypyc_attr
 
 # --------------------------------------------------------------------------------------------
 # Redaction: the safety net under every log line.
@@ -107,26 +108,8 @@ def _extras(record: logging.LogRecord) -> dict[str, Any]:
     return {k: v for k, v in vars(record).items() if k not in _RECORD_ATTRIBUTES}
 
 
-class RequestLine(msgspec.Struct, omit_defaults=True):
-    """One request's line as `JsonFormatter` writes its record, field for field (`query` and
-    `key_prefix` left out when None, as the record leaves them out)."""
-
-    ts: str
-    level: str
-    logger: str
-    message: str
-    request_id: Any
-    tier: str
-    route: str
-    method: str
-    path: str
-    status: int
-    latency_ms: float
-    bytes: int
-    query: str | None = None
-    key_prefix: Any = None
-
-
+# Python classes in this compiled module (setup.py): a native class cannot extend `logging`'s.
+@mypyc_attr(native_class=False)
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: `ts`, `level`, `logger`, `message`, any `extra` fields, and
     `exception` (the formatted traceback) when there is one."""
@@ -187,6 +170,7 @@ def json_line(entry: Mapping[str, Any] | msgspec.Struct) -> str:
     return redact(_LINE_ENCODER.encode(entry).decode())
 
 
+@mypyc_attr(native_class=False)
 class TextFormatter(logging.Formatter):
     """`2025-01-01T00:00:00.000Z info schooldata.access request key=value ...`"""
 
