@@ -272,3 +272,14 @@ def test_relevance_pages_over_colliding_names_equal_evaluating_every_school(
         assert SchoolIndex(schools).answer(query) == evaluate(query, schools)
     finally:
         relevance.SCORED_ONE_BY_ONE = kept
+
+
+def test_postings_and_orders_hold_the_schools_own_urn_values_not_copies() -> None:
+    """Compiled, an int passed through an `int` variable is stored as a new object: one copy per
+    posting would cost ~20 MB at national scale (docs/performance.md)."""
+    index = SchoolIndex(SCHOOLS)
+    own = {id(s.urn.value) for s in index.ordered}
+    held = [v for values in index._every._postings.values() for v in values]
+    held += [v for order in index._orders.values() for v in order]
+    assert held
+    assert all(id(v) in own for v in held)
