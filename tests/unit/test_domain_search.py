@@ -19,6 +19,7 @@ from schooldata.domain.search import (
     SortOrder,
     TextQuery,
     evaluate,
+    holds_phrase,
     require_some_input,
     validate_limit,
     validate_radius,
@@ -520,3 +521,15 @@ def test_some_search_input_is_required() -> None:
         require_some_input(None, None)
     require_some_input("oak", None)
     require_some_input(None, "SW1A")
+
+
+_words = st.lists(st.sampled_from(["a", "ab", "b", "ba", "aba"]), min_size=1, max_size=6)
+
+
+@given(_words, _words)
+def test_a_phrase_is_held_exactly_when_it_appears_as_whole_words_of_the_name(
+    name: list[str], phrase: list[str]
+) -> None:
+    joined_name, joined_phrase = " ".join(name), " ".join(phrase)
+    expected = f" {joined_phrase} " in f" {joined_name} "
+    assert holds_phrase(joined_name, joined_phrase) is expected

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.support.dataset import build_store
 
-from schooldata.adapters.memory.postcode_index import PostcodeIndex, pack
+from schooldata.adapters.memory.postcode_index import BLOCK, PostcodeIndex, pack
 from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.domain.errors import DataUnavailable
@@ -217,3 +217,15 @@ def test_an_index_read_out_of_order_sorts_itself() -> None:
     assert index.locate(postcode=parse_postcode("SW1A 1AA")) == Location(51.6, -0.15)
     assert index.locate(postcode=parse_postcode("SW1A")) == Location(51.5, -0.14)
     assert index.locate(postcode=parse_postcode("ZZ9 9ZZ")) is None
+
+
+def test_every_postcode_across_many_blocks_is_found_and_no_other() -> None:
+    present = [f"AB{d}{n}A{c}" for d in range(1, 10) for n in range(10) for c in "ABDEFGHJ"]
+    absent = [f"AB{d}{n}A{c}" for d in range(1, 10) for n in range(10) for c in "QUZ"]
+    absent += ["AA11AA", "ZZ99ZZ"]  # before the first key, after the last
+    index = PostcodeIndex([(code, 50.0 + i / 1e4, -1.0) for i, code in enumerate(present)], [])
+    assert len(present) > 10 * BLOCK
+    for i, code in enumerate(present):
+        assert index.locate(postcode=parse_postcode(code)) == Location(50.0 + i / 1e4, -1.0)
+    for code in absent:
+        assert index.locate(postcode=parse_postcode(code)) is None

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from schooldata.entrypoints.rest.transport import (
     QUERY_KEY_NAMES,
+    _escaped_name,
     _may_name_a_key,
     carries_key_in_query,
 )
@@ -48,3 +49,10 @@ def test_escaped_and_spaced_key_names_are_found() -> None:
     assert carries_key_in_query(b"q=x&+api_key+=abc")
     assert carries_key_in_query(b"ACCESS_TOKEN=abc")
     assert not carries_key_in_query(b"name00001=1&" * 1000)
+
+
+@given(st.text(alphabet="ab=&%+k", max_size=24))
+def test_the_escaped_name_screen_reads_each_pairs_name_as_a_split_would(query: str) -> None:
+    raw = query.encode()
+    names = [pair.partition(b"=")[0] for pair in raw.split(b"&")]
+    assert _escaped_name(raw) == any(b"%" in n or b"+" in n for n in names)

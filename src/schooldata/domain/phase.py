@@ -45,13 +45,15 @@ GIAS_TO_API: dict[GiasPhase, Phase | None] = {
 }
 
 PHASE_VALUES: tuple[str, ...] = tuple(p.value for p in Phase)
+# (a dict: iterating an Enum and reading `.value` run Python code on every request)
+_BY_VALUE: dict[str, Phase] = {p.value: p for p in Phase}
 
 
 def parse_phase(raw: str) -> Phase:
     """Parse the API filter value: exactly one of the five documented values (case-insensitive)."""
-    for phase in Phase:
-        if raw.strip().lower() == phase.value:
-            return phase
+    phase = _BY_VALUE.get(raw.strip().lower())
+    if phase is not None:
+        return phase
     raise InvalidParameter(
         "phase", f"phase must be one of: {', '.join(PHASE_VALUES)}; got {shown_input(raw)}."
     )

@@ -156,9 +156,22 @@ def text_relevance(text: TextQuery, school: School) -> float | None:
         score += 1000.0
     elif name_norm.startswith(text.normalised):
         score += 500.0
-    elif f" {text.normalised} " in f" {name_norm} ":
+    elif holds_phrase(name_norm, text.normalised):
         score += 200.0
     return score
+
+
+def holds_phrase(name: str, phrase: str) -> bool:
+    """Whether the normalised `name` holds the normalised `phrase` as whole consecutive words
+    (` phrase ` in ` name `), found without building either padded string."""
+    end_of_name = len(name)
+    found = name.find(phrase)
+    while found >= 0:
+        end = found + len(phrase)
+        if (found == 0 or name[found - 1] == " ") and (end == end_of_name or name[end] == " "):
+            return True
+        found = name.find(phrase, found + 1)
+    return False
 
 
 def _token_score(token: str, candidates: tuple[str, ...], *, exact: float, prefix: float) -> float:

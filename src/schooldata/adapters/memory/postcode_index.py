@@ -19,6 +19,10 @@ from schooldata.domain.postcode import PostcodeQuery
 _DIGITS = {c: i + 1 for i, c in enumerate("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")}
 _WIDTH = 7
 _PADDING = [int(37**n) for n in range(_WIDTH + 1)]  # the scale of n missing characters
+# Every BLOCK-th key is kept apart too (~220 KB at national scale, so it stays in cache): a
+# lookup searches it first, then one block of the keys, touching a few cache lines of the
+# 14 MB array instead of ~21 scattered ones.
+BLOCK = 64
 
 
 def pack(compact: str) -> int | None:
@@ -64,6 +68,7 @@ class PostcodeIndex:
         if not ordered:
             keys, latitudes, longitudes = _sorted(keys, latitudes, longitudes)
         self._keys = keys
+        self._directory: array[int] = keys[::BLOCK]
         self._latitudes = latitudes
         self._longitudes = longitudes
         self._outward = {code: Location(lat, lon) for code, lat, lon in outward}
@@ -77,15 +82,20 @@ class PostcodeIndex:
         key = pack(postcode.compact)
         if key is None:
             return None
-        at = bisect.bisect_left(self._keys, key)
-        if at == len(self._keys) or self._keys[at] != key:
+        block = bisect.bisect_right(self._directory, key) - 1
+        if block < 0:
+            return None
+        start = block * BLOCK
+        keys = self._keys
+        at = bisect.bisect_left(keys, key, start, min(start + BLOCK, len(keys)))
+        if at == len(keys) or keys[at] != key:
             return None
         return Location(self._latitudes[at], self._longitudes[at])
 
     @property
     def size_bytes(self) -> int:
         return (
-            self._keys.itemsize * len(self._keys) * 3  # three arrays of 8-byte items
+            self._keys.itemsize * (len(self._keys) * 3 + len(self._directory))  # 8-byte items
             + 200 * len(self._outward)
         )
 

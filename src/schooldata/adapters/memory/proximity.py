@@ -14,6 +14,7 @@ distance, inclusion and order is bit for bit the one the domain's evaluator find
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from itertools import repeat
@@ -68,7 +69,7 @@ class _Strip:
     def __init__(self, entries: list[Entry]) -> None:
         entries.sort(key=lambda e: (e[1], e[3].urn.value))
         self.entries = entries
-        self.longitudes = [e[1] for e in entries]
+        self.longitudes = array("d", [e[1] for e in entries])  # (contiguous: bisected)
         self.points = [unit_vector(e[0], e[2], e[1]) for e in entries]
 
 
@@ -133,7 +134,8 @@ class ProximityStrips:
             kept = [k for k, e in enumerate(entries) if keep(e[3])]
             points, entries = [points[k] for k in kept], [entries[k] for k in kept]
         chords = list(map(math.dist, repeat(here.point, len(points)), points))
-        ranked = sorted(chords)
+        order = sorted(range(len(chords)), key=chords.__getitem__)
+        ranked = [chords[k] for k in order]
         sure, unsure = chord_of(radius - MARGIN_MILES), chord_of(radius + MARGIN_MILES)
         total = bisect_right(ranked, sure)
         if bisect_right(ranked, unsure) > total:  # some lie on the edge: the haversine says
@@ -146,7 +148,7 @@ class ProximityStrips:
             return total, []
         page: list[Ranked] = []
         stop = unsure
-        for k in sorted(range(len(chords)), key=chords.__getitem__):
+        for k in order:
             if chords[k] > stop:
                 break
             entry = entries[k]

@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from schooldata.adapters.memory.postings import EMPTY, Budget, Postings
 from schooldata.domain.school import School
-from schooldata.domain.search import TextQuery, text_relevance
+from schooldata.domain.search import TextQuery, holds_phrase, text_relevance
 
 # Token scores of `domain.search.text_relevance`, in the order it tries them.
 NAME_EXACT, NAME_PREFIX, OTHER_EXACT, OTHER_PREFIX = 30.0, 20.0, 10.0, 5.0
@@ -175,11 +175,12 @@ class Relevance:
             return self._in_name.exact(text.tokens[0])
         words = sorted((self._in_name.exact(t) for t in set(text.tokens)), key=len)
         pool = words[0].intersection(*words[1:])
-        padded = f" {text.normalised} "
+        phrase = text.normalised
+        by_value = self._by_value
         return {
             v
             for v in pool
-            if v not in excluded and padded in f" {self._by_value[v].search_text.name} "
+            if v not in excluded and holds_phrase(by_value[v].search_text.name, phrase)
         }
 
 

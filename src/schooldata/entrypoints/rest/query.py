@@ -47,5 +47,11 @@ def parse_query(query_string: bytes) -> dict[str, str]:
 
 
 def _decode(raw: bytes) -> bytes:
+    # `%20` (a space, most escapes of a typed query) is replaced in C first: a `%` is no hex
+    # digit, so no other escape can overlap one, and `unquote_to_bytes` (Python) runs only
+    # for what is left.
     plain = raw.replace(b"+", b" ")
+    if b"%" not in plain:
+        return plain
+    plain = plain.replace(b"%20", b" ")
     return unquote_to_bytes(plain) if b"%" in plain else plain

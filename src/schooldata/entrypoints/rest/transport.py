@@ -4,6 +4,7 @@ header edits over raw ASGI header lists."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
@@ -50,11 +51,12 @@ def _may_name_a_key(query_string: bytes) -> bool:
 
 
 def _escaped_name(query_string: bytes) -> bool:
-    return any(b"%" in name or b"+" in name for name, _, _ in _pairs(query_string))
+    """Whether a parameter's name (a pair's text before its first `=`) holds `%` or `+`."""
+    return _ESCAPED_NAME.search(query_string) is not None
 
 
-def _pairs(query_string: bytes) -> list[tuple[bytes, bytes, bytes]]:
-    return [pair.partition(b"=") for pair in query_string.split(b"&")]
+# One C scan: a pair starts the text or follows `&`, and its name runs to `=` or `&`.
+_ESCAPED_NAME = re.compile(rb"(?:\A|&)[^&=]*[%+]")
 
 
 def has_credentials(scope: Scope) -> bool:
