@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections import defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 
 from schooldata.adapters.memory.postings import EMPTY, Budget, Postings
 from schooldata.domain.school import School
@@ -33,7 +33,7 @@ class Relevance:
         *,
         in_name: Postings,
         in_other: Postings,
-        by_value: Mapping[int, School],
+        by_value: dict[int, School],
         urn_order: Sequence[int],
         cache: Budget,
     ) -> None:
