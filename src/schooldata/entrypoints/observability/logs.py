@@ -156,7 +156,11 @@ def timestamp(created: float) -> str:
     if last[0] != whole:
         moment = dt.datetime.fromtimestamp(whole, dt.UTC)
         last = _last_second = (whole, moment.isoformat(timespec="seconds")[:19])
-    return f"{last[1]}.{micro // 1000:03d}+00:00"
+    return last[1] + _MILLISECONDS[micro // 1000]
+
+
+# `.000+00:00` to `.999+00:00`: formatting `:03d` is a method call per line.
+_MILLISECONDS: Final = tuple(f".{milli:03d}+00:00" for milli in range(1000))
 
 
 # One encoder for every log line: `json.dumps` with options builds a new encoder per call

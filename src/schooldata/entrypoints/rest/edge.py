@@ -237,7 +237,7 @@ class HttpEdge:
         if (
             max_age is not None
             and not encoded
-            and (cache_control is None or b"no-store" not in cache_control.lower())
+            and (cache_control is None or cache_control.lower().find(b"no-store") < 0)
         ):
             tag = representation.strong_etag(body)
             shown = representation.tag_of(tag, coding)

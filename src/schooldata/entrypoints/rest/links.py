@@ -22,7 +22,7 @@ _UNSAFE = re.compile(rb"[^A-Za-z0-9!$&'()*+,;=:@/?%\-._~]")
 
 def _is_page(pair: bytes) -> bool:
     name = pair.partition(b"=")[0]
-    if b"%" not in name and b"+" not in name:  # nothing to decode: most names
+    if name.find(b"%") < 0 and name.find(b"+") < 0:  # nothing to decode: most names
         return name == b"page"
     return unquote_to_bytes(name.replace(b"+", b" ")) == b"page"
 

@@ -50,8 +50,10 @@ def _decode(raw: bytes) -> bytes:
     # `%20` (a space, most escapes of a typed query) is replaced in C first: a `%` is no hex
     # digit, so no other escape can overlap one, and `unquote_to_bytes` (Python) runs only
     # for what is left.
+    # (`find`, not `in`: `in` over bytes first tries its operand as an int, raising and
+    # clearing a TypeError.)
     plain = raw.replace(b"+", b" ")
-    if b"%" not in plain:
+    if plain.find(b"%") < 0:
         return plain
     plain = plain.replace(b"%20", b" ")
-    return unquote_to_bytes(plain) if b"%" in plain else plain
+    return unquote_to_bytes(plain) if plain.find(b"%") >= 0 else plain

