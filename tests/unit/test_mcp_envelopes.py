@@ -90,6 +90,22 @@ def test_calls_differing_only_in_id_and_arguments_share_one_shape() -> None:
     assert shape_of(too_long_to_write, MODERN) is None  # judged every time, never kept
 
 
+def test_values_json_writes_alike_have_shapes_of_their_own() -> None:
+    """JSON writes NaN, the infinities and null alike: such envelopes are told apart."""
+    first = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "a"}}
+    shapes = {
+        shape_of({**first, "params": {"name": "a", "_meta": {"x": value}}}, MODERN)
+        for value in (None, float("nan"), float("inf"), float("-inf"), "null")
+    }
+    assert None not in shapes
+    assert len(shapes) == 5
+    one, other = ({**first, "params": {"name": "a", "_meta": {"x": v}}} for v in (1, 1.0))
+    assert shape_of(one, MODERN) != shape_of(other, MODERN)
+    assert shape_of({**first, "jsonrpc": True}, MODERN) != shape_of({**first, "jsonrpc": 1}, MODERN)
+    lone_surrogate = {**first, "params": {"name": "\ud800"}}
+    assert shape_of(lone_surrogate, MODERN) is None
+
+
 def test_remembered_shapes_stay_within_their_bound() -> None:
     remembering = Envelopes()
     for n in range(envelopes.MAX_SHAPES * 3):

@@ -35,6 +35,8 @@ from schooldata.entrypoints.mcp_server.tools import ToolSpec
 
 SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 _encode = msgspec.json.encode
+MAX_ACCEPTS = 64  # remembered Accept values, each at most MAX_ACCEPT_CHARS long
+MAX_ACCEPT_CHARS = 256
 
 
 @frozen
@@ -44,6 +46,25 @@ class DirectCall:
     arguments: Mapping[str, Any]
 
 
+class AcceptsJson:
+    """The SDK's Accept check (`check_accept_headers`), remembered per header value: a client
+    sends one or two, and the check costs more than the rest of the headers' checks."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, accept: str) -> bool:
+        known = self.known.get(accept)
+        if known is None:
+            headers = [(b"accept", accept.encode("latin-1"))]
+            known = check_accept_headers(Request({"type": "http", "headers": headers}))[0]
+            if len(accept) <= MAX_ACCEPT_CHARS:
+                if len(self.known) >= MAX_ACCEPTS:
+                    self.known.clear()
+                self.known[accept] = known
+        return known
+
+
 # Not a compiled (native) class: the twin tests send one app's calls through the SDK by
 # replacing its `match`, which a compiled caller would not see on a native class.
 @mypyc_attr(native_class=False)
@@ -51,6 +72,7 @@ class DirectCalls:
     def __init__(self, calls: ToolCalls, server_info: Mapping[str, Any]) -> None:
         self._calls = calls
         self._envelopes = Envelopes()
+        self._accepts_json = AcceptsJson()
         # The constant tail of every result: its type and the server's identity (spec #3002).
         self._tail = b',"resultType":"complete","_meta":' + _encode({SERVER_INFO: server_info})
 
@@ -60,14 +82,17 @@ class DirectCalls:
         """The call, when this request may skip the SDK; else None (nothing was counted)."""
         if message is None or message.get("method") != "tools/call" or "id" not in message:
             return None
-        request = Request(scope)  # type: ignore[arg-type]
-        has_json, _ = check_accept_headers(request)
-        items = request.headers.items()  # decoded once: each lookup in Headers decodes them all
-        if not has_json or find_duplicated_routing_header(items) is not None:
-            return None
-        first: dict[str, str] = {}  # as dict(request.headers): a name's first value
+        # (as Starlette's `Headers.items()` and `dict(request.headers)`: a name's first value)
+        items = [
+            (name.decode("latin-1"), value.decode("latin-1")) for name, value in scope["headers"]
+        ]
+        first: dict[str, str] = {}
         for name, value in items:
             first.setdefault(name, value)
+        if not self._accepts_json(first.get("accept", "")):
+            return None
+        if find_duplicated_routing_header(items) is not None:
+            return None
         verdict = classify_inbound_request(message, headers=first)
         if not isinstance(verdict, InboundModernRoute):
             return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
 from attrs import frozen
 from mcp_types import CallToolRequestParams, JSONRPCRequest
 from mcp_types import methods as spec_methods
@@ -80,8 +81,17 @@ def shape_of(message: Mapping[str, Any], version: str) -> str | None:
             params = {**params, "arguments": {}}
         elif arguments is not None:
             return None
+    abstracted = (version, {**message, "id": kind, "params": params})
     try:
-        shape = repr((version, {**message, "id": kind, "params": params}))
-    except (RecursionError, ValueError):  # too deep, or an integer too long to write out
+        shape = _as_json(abstracted)
+        if shape.find("null") >= 0:  # JSON writes NaN and infinities as null too: repr tells
+            shape = repr(abstracted)
+    except (RecursionError, ValueError):  # too deep, a lone surrogate, an int too long
         return None
     return shape if len(shape) <= MAX_SHAPE_CHARS else None
+
+
+def _as_json(value: Any) -> str:
+    """`value` (what a JSON decoder gives: str keys, lists, no tuples) as JSON text: one string
+    for one such value, in a quarter of repr's time; it never equals a repr (`["`, `('`)."""
+    return msgspec.json.encode(value).decode()
