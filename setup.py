@@ -9,13 +9,18 @@ from setuptools import setup
 # The modules a served request runs most, each free of what mypyc does not compile here
 # (attrs and msgspec class bodies, handlers Litestar inspects, weak references).
 COMPILED = (
+    "src/schooldata/adapters/memory/access.py",
     "src/schooldata/adapters/memory/index.py",
     "src/schooldata/adapters/memory/postcode_index.py",
     "src/schooldata/adapters/memory/postings.py",
     "src/schooldata/adapters/memory/proximity.py",
     "src/schooldata/adapters/memory/relevance.py",
+    "src/schooldata/adapters/memory/smallest.py",
     "src/schooldata/adapters/memory/snapshot.py",
+    "src/schooldata/adapters/sql/key_store.py",
+    "src/schooldata/adapters/sql/quota_counter.py",
     "src/schooldata/adapters/sql/quota_leases.py",
+    "src/schooldata/adapters/sql/sqlite_changes.py",
     "src/schooldata/adapters/system.py",
     "src/schooldata/application/about.py",
     "src/schooldata/application/access.py",
@@ -28,6 +33,7 @@ COMPILED = (
     "src/schooldata/application/parameters.py",
     "src/schooldata/application/pipeline.py",
     "src/schooldata/application/search_schools.py",
+    "src/schooldata/domain/credentials.py",
     "src/schooldata/domain/geo.py",
     "src/schooldata/domain/phase.py",
     "src/schooldata/domain/postcode.py",
@@ -56,7 +62,9 @@ COMPILED = (
     "src/schooldata/entrypoints/rest/routes.py",
     "src/schooldata/entrypoints/rest/transport.py",
     "src/schooldata/entrypoints/scope.py",
+    "src/schooldata/entrypoints/wire/list_items.py",
     "src/schooldata/entrypoints/wire/memo.py",
+    "src/schooldata/entrypoints/wire/meta.py",
     "src/schooldata/entrypoints/wire/public.py",
 )
 

@@ -20,10 +20,12 @@ import pytest
 from litestar.testing import TestClient
 
 import schooldata.application.access as access_module
+import schooldata.domain.credentials as credentials_module
 import schooldata.domain.keys as keys_module
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap, bootstrap_memory, build_asgi
-from schooldata.domain.keys import KeyKind, compose_key, extract_credentials, parse_key
+from schooldata.domain.credentials import extract_credentials
+from schooldata.domain.keys import KeyKind, compose_key, parse_key
 from schooldata.settings import load_settings
 from tests.reliability.support import (
     KEY_SECRET,
@@ -279,7 +281,9 @@ def secret_equality_comparisons(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "module", [keys_module, access_module], ids=["domain.keys", "application.access"]
+    "module",
+    [keys_module, credentials_module, access_module],
+    ids=["domain.keys", "domain.credentials", "application.access"],
 )
 def test_no_secret_is_compared_with_plain_equality(module: Any) -> None:
     """Keys are looked up by their HMAC (the store compares digests an attacker cannot steer);

@@ -11,6 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from schooldata.domain.credentials import (
+    extract_credentials,
+    recognise,
+    recognition_key,
+    single_header_value,
+)
 from schooldata.domain.keys import (
     BASE62,
     ApiKeyRecord,
@@ -18,12 +24,8 @@ from schooldata.domain.keys import (
     InvalidApiKey,
     KeyKind,
     compose_key,
-    extract_credentials,
     key_hash,
     parse_key,
-    recognise,
-    recognition_key,
-    single_header_value,
 )
 
 RANDOM_PARTS = st.text(alphabet=BASE62, min_size=32, max_size=32)

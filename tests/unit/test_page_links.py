@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from schooldata.entrypoints.rest.links import link_header, page_url
-from schooldata.entrypoints.wire.envelope import PageNumbers, pagination
+from schooldata.entrypoints.wire.envelope import PageNumbers
+from schooldata.entrypoints.wire.meta import pagination
 
 BASE, PATH = "https://api.example.org", "/api/v1/schools"
 

@@ -8,16 +8,14 @@ from typing import cast
 
 from attrs import frozen
 
+from schooldata.domain.credentials import extract_credentials, recognise, recognition_key
 from schooldata.domain.errors import DataUnavailable, InvalidParameter
 from schooldata.domain.keys import (
     ApiKeyRevoked,
     InvalidApiKey,
     Organisation,
-    extract_credentials,
     key_hash,
     parse_key,
-    recognise,
-    recognition_key,
 )
 from schooldata.domain.metering import (
     MeterReading,

@@ -24,6 +24,8 @@ from schooldata.application.pipeline import Outcome
 from schooldata.entrypoints import tables
 from schooldata.entrypoints.wire import commercial, comparisons, datasets, envelope, public
 from schooldata.entrypoints.wire.envelope import ListMeta, LookupMeta, Meta, Pagination
+from schooldata.entrypoints.wire.list_items import list_item
+from schooldata.entrypoints.wire.meta import AttributionOf, linked, pagination
 from schooldata.entrypoints.wire.records import SchoolProfile, SchoolRecord
 
 Json = dict[str, Any]
@@ -86,7 +88,7 @@ def _page(build: Callable[[Any], Any]) -> Render:
     def shown(page: Any, _base_url: str) -> Shown:
         return Shown(
             data=[build(item) for item in page.items],
-            pagination=envelope.pagination(page.page, page.per_page, page.total),
+            pagination=pagination(page.page, page.per_page, page.total),
         )
 
     return shown
@@ -96,17 +98,17 @@ def _schools(answer: Any, base_url: str) -> Shown:
     with_distance = answer.with_distance
     return Shown(
         data=[
-            commercial.list_item(hit, base_url=base_url, with_distance=with_distance)
+            list_item(hit, base_url=base_url, with_distance=with_distance)
             for hit in answer.result.hits
         ],
-        pagination=envelope.pagination(answer.page, answer.per_page, answer.result.total),
+        pagination=pagination(answer.page, answer.per_page, answer.result.total),
     )
 
 
 def _rankings(ranking: Any, _base_url: str) -> Shown:
     return Shown(
         data=comparisons.ranked_schools(ranking),
-        pagination=envelope.pagination(ranking.page, ranking.per_page, ranking.total),
+        pagination=pagination(ranking.page, ranking.per_page, ranking.total),
         meta={"ranking": comparisons.ranking_summary(ranking)},
     )
 
@@ -115,7 +117,7 @@ def _lookup(answer: Lookup, base_url: str) -> Shown:
     """Every profile found, as one page of as many items as were asked for."""
     return Shown(
         data=[commercial.profile(profile, base_url=base_url) for profile in answer.profiles],
-        pagination=envelope.pagination(1, answer.asked, len(answer.profiles)),
+        pagination=pagination(1, answer.asked, len(answer.profiles)),
         meta={"not_found": [str(urn) for urn in answer.not_found]},
     )
 
@@ -212,6 +214,9 @@ def _every_operation_has_an_output() -> None:
 _every_operation_has_an_output()
 
 
+_ATTRIBUTION = AttributionOf()
+
+
 def shown(outcome: Outcome, *, base_url: str) -> Shown:
     return OUTPUTS[outcome.operation.name].render_of(outcome, base_url)
 
@@ -237,17 +242,18 @@ def shaped(
     output = OUTPUTS[outcome.operation.name]
     if output.meta is None or not outcome.keyed:
         return result.data
-    meta: dict[str, Any] = {
+    sources, updated = _ATTRIBUTION(outcome.sources)
+    members: dict[str, Any] = {
         "request_id": request_id,
-        "data_updated_at": envelope.data_updated_at(outcome.sources),
-        "sources": envelope.sources(outcome.sources),
+        "data_updated_at": updated,
+        "sources": sources,
     }
     if result.pagination is not None:
         paging = result.pagination
-        meta["pagination"] = paging if page_url is None else envelope.linked(paging, page_url)
+        members["pagination"] = paging if page_url is None else linked(paging, page_url)
     if result.meta:
-        meta.update(result.meta)
-    return output.body(data=result.data, meta=output.meta(**meta))
+        members.update(result.meta)
+    return output.body(data=result.data, meta=output.meta(**members))
 
 
 def body(outcome: Outcome, *, base_url: str, request_id: str) -> Json:

@@ -11,11 +11,13 @@ import threading
 from collections import defaultdict
 
 import attrs
+from mypy_extensions import mypyc_attr
 
 from schooldata.domain.keys import ApiKeyRecord, Organisation
 from schooldata.ports.keys import KeyLookup
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InMemoryKeyStore:
     def __init__(self) -> None:
         self._keys: dict[str, ApiKeyRecord] = {}
@@ -63,6 +65,7 @@ class InMemoryKeyStore:
         return sorted(self._organisations.values(), key=lambda o: o.slug)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InMemoryRateLimiter:
     """Counts per (key, second); forgets windows older than the current one."""
 
@@ -92,6 +95,7 @@ class InMemoryRateLimiter:
                 self._counts[(key, window)] -= 1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InMemoryQuotaCounter:
     def __init__(self) -> None:
         self._used: dict[tuple[str, str], int] = defaultdict(int)

@@ -17,7 +17,6 @@ Postings hold URN values (ints), whose hashing and comparison are native, not Ur
 
 from __future__ import annotations
 
-import heapq
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from operator import attrgetter
@@ -28,6 +27,7 @@ import attrs
 from schooldata.adapters.memory.postings import CACHE_BUDGET_URNS, EMPTY, Budget, Postings
 from schooldata.adapters.memory.proximity import ProximityStrips
 from schooldata.adapters.memory.relevance import Relevance
+from schooldata.adapters.memory.smallest import smallest, smallest_by
 from schooldata.domain.geo import SHOWN_DISTANCE_STEP, Location
 from schooldata.domain.phase import Phase
 from schooldata.domain.school import School
@@ -246,7 +246,7 @@ class SchoolIndex:
         if order is SortOrder.URN or order is SortOrder.DISTANCE:
             # (the URN order is the values' own: no position lookups; DISTANCE without an
             # origin is URN order)
-            return sorted(members) if len(members) <= wanted else heapq.nsmallest(wanted, members)
+            return sorted(members) if len(members) <= wanted else smallest(members, wanted)
         if len(members) <= wanted:
             return sorted(members, key=self._position(order).__getitem__)
         if len(members) * 8 >= len(ordered) or len(members) > 4096:
@@ -258,7 +258,7 @@ class SchoolIndex:
                         if len(found) >= wanted:
                             break
             return found
-        return heapq.nsmallest(wanted, members, key=self._position(order).__getitem__)
+        return smallest_by(members, wanted, self._position(order).__getitem__)
 
     def _position(self, order: SortOrder) -> dict[int, int]:
         position = self._positions.get(order)

@@ -10,11 +10,11 @@ operations over the postings, and only the groups the page needs are split furth
 from __future__ import annotations
 
 import bisect
-import heapq
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 
 from schooldata.adapters.memory.postings import EMPTY, Budget, Postings
+from schooldata.adapters.memory.smallest import smallest
 from schooldata.domain.school import School
 from schooldata.domain.search import TextQuery, holds_phrase, text_relevance
 
@@ -188,7 +188,7 @@ def first_by_urn(members: Collection[int], wanted: int) -> list[int]:
     """The `wanted` smallest URN values of `members`, in order."""
     if not members or not wanted:
         return []
-    return sorted(members) if len(members) <= wanted else heapq.nsmallest(wanted, members)
+    return sorted(members) if len(members) <= wanted else smallest(members, wanted)
 
 
 def _split(

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import sqlalchemy as sa
+from mypy_extensions import mypyc_attr
 from sqlalchemy import Engine
 
 from schooldata.adapters.sql.access_tables import UTC_TIMESTAMP, api_keys, organisations
@@ -93,6 +94,7 @@ MAX_REMEMBERED_KEYS: Final = 4096
 _UNKNOWN: Final = object()
 
 
+@mypyc_attr(native_class=False)
 class RememberedKeys:
     """Key lookups (unknown keys included) as of one data version of an SQLite file: valid
     while `SqliteChanges` reports that version, all forgotten when it moves. Bounded: full,
@@ -122,6 +124,7 @@ class RememberedKeys:
         return found
 
 
+@mypyc_attr(native_class=False)
 class SqlKeyStore:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine

@@ -19,6 +19,7 @@ import atexit
 import weakref
 
 import sqlalchemy as sa
+from mypy_extensions import mypyc_attr
 from sqlalchemy import Engine
 
 from schooldata.adapters.sql.access_tables import usage_quota
@@ -55,6 +56,7 @@ def _give_back_at_exit(reference: weakref.ref[QuotaLeases]) -> None:
             return
 
 
+@mypyc_attr(native_class=False)
 class SqlQuotaCounter:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine

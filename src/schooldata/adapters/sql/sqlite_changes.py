@@ -31,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
+from mypy_extensions import mypyc_attr
 from sqlalchemy import Engine
 
 from schooldata.adapters.sql.engine import detached_connection
@@ -68,6 +69,7 @@ def wal_header_version(header: bytes) -> bytes | None:
     return first
 
 
+@mypyc_attr(native_class=False)
 class SqliteChanges:
     """`version()`: a value that changes whenever anything is committed to the database (by
     any connection other than this object's own, which only reads), or None when that cannot

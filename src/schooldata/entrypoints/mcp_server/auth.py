@@ -15,8 +15,9 @@ import anyio.to_thread
 
 from schooldata.application.access import Caller
 from schooldata.application.pipeline import Credentials, Pipeline, Refused
+from schooldata.domain.credentials import single_header_value
 from schooldata.domain.errors import DomainError
-from schooldata.domain.keys import AuthenticationFailed, single_header_value
+from schooldata.domain.keys import AuthenticationFailed
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -50,7 +51,7 @@ async def authenticate(pipeline: Pipeline, scope: Scope) -> Caller | None:
     """None when the request carries no credentials. Raises Refused (401 or 503, commercial).
     The key store may do I/O, so a keyed lookup runs on a worker thread."""
     # A credential header sent twice with different keys conflicts, as on REST (one rule:
-    # domain/keys.single_header_value); the first line is never silently chosen.
+    # domain/credentials.single_header_value); the first line is never silently chosen.
     try:
         credentials = Credentials(
             authorization=single_header_value(

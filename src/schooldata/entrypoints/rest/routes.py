@@ -25,8 +25,9 @@ from schooldata.application.access import Caller
 from schooldata.application.operations.declaration import Entry, Place
 from schooldata.application.operations.registry import REGISTRY
 from schooldata.application.pipeline import ANONYMOUS, Credentials, Outcome, Pipeline, Refused
+from schooldata.domain.credentials import single_header_value
 from schooldata.domain.errors import DomainError, NotAcceptable
-from schooldata.domain.keys import AuthenticationFailed, single_header_value
+from schooldata.domain.keys import AuthenticationFailed
 from schooldata.entrypoints import answers
 from schooldata.entrypoints.rest import links, negotiation
 from schooldata.entrypoints.rest.bodies import json_body

@@ -4,7 +4,7 @@ The same Structs encode each answer and give the OpenAPI document and the MCP to
 output schemas (`entrypoints.schemas`), so a shape and its schema cannot drift. Public shapes
 are camelCase (the public contract); commercial ones snake_case (the envelope's convention).
 Each shape has one owner: `common` (shared parts), `records` (the two shapes projected through
-field licensing), `public`, `commercial`, `datasets` and `envelope`.
+field licensing), `public`, `commercial`, `datasets` and `envelope` (with `meta`, `list_items`).
 
 The functions here give plain JSON values, for faces that lay answers out themselves (the CLI).
 """
@@ -18,7 +18,7 @@ import msgspec
 
 from schooldata.application.school_data import Ranking, SchoolTopics
 from schooldata.domain.search import SearchHit
-from schooldata.entrypoints.wire import comparisons, datasets, envelope, public
+from schooldata.entrypoints.wire import comparisons, datasets, meta, public
 from schooldata.entrypoints.wire.common import optional_timestamp
 
 
@@ -37,7 +37,7 @@ def school_topics(answer: SchoolTopics) -> dict[str, Any]:
 
 def ranking_page(ranking: Ranking) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """A page of a ranking and its pagination."""
-    paging = envelope.pagination(ranking.page, ranking.per_page, ranking.total)
+    paging = meta.pagination(ranking.page, ranking.per_page, ranking.total)
     items = comparisons.ranked_schools(ranking)
     return msgspec.to_builtins(items), msgspec.to_builtins(paging)
 

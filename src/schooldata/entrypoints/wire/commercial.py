@@ -7,13 +7,9 @@ import datetime as dt
 from typing import Any
 
 from msgspec import UNSET, Struct, UnsetType
-from msgspec.structs import replace
 
 from schooldata.application.about import Freshness, ServiceMeta
 from schooldata.application.commercial import AuthorityCount, Profile
-from schooldata.domain.geo import shown_distance
-from schooldata.domain.school import School
-from schooldata.domain.search import SearchHit
 from schooldata.entrypoints.wire.common import (
     Count,
     Distance,
@@ -23,15 +19,11 @@ from schooldata.entrypoints.wire.common import (
     OfstedRating,
     SvcScore,
     Uri,
-    historic_grade,
-    location,
-    phase,
     school_url,
-    suppressed_reason,
     timestamp,
 )
-from schooldata.entrypoints.wire.envelope import Source, source
-from schooldata.entrypoints.wire.memo import PerSchool
+from schooldata.entrypoints.wire.envelope import Source
+from schooldata.entrypoints.wire.meta import source
 from schooldata.entrypoints.wire.records import PROFILE, Link, Resources
 
 RESOURCES = ("inspections", "results", "admissions", "finance")
@@ -61,40 +53,6 @@ class SchoolListItem(Struct, kw_only=True):
     score_suppressed: bool
     score_suppressed_reason: str | UnsetType = UNSET
     url: Uri
-
-
-def _list_item(s: School, base_url: str) -> SchoolListItem:
-    return SchoolListItem(
-        urn=s.urn.value,
-        name=s.name,
-        phase=phase(s.phase),
-        type=s.type_name,
-        local_authority=s.la_name,
-        local_authority_code=s.la_code,
-        town=s.town,
-        postcode=s.postcode,
-        location=location(s.location),
-        gender=s.gender,
-        statutory_low_age=s.statutory_low_age,
-        statutory_high_age=s.statutory_high_age,
-        pupils=s.pupils,
-        ofsted_rating=s.ofsted_rating,
-        ofsted_historic_grade=historic_grade(s.ofsted),
-        svc_score=s.svc_score,
-        score_suppressed=s.score_suppressed,
-        score_suppressed_reason=suppressed_reason(s),
-        url=school_url(base_url, s.urn),
-    )
-
-
-_LIST_ITEMS = PerSchool(_list_item)
-
-
-def list_item(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolListItem:
-    item = _LIST_ITEMS(hit.school, base_url)
-    if with_distance and hit.distance_miles is not None:
-        return replace(item, distance_miles=shown_distance(hit.distance_miles))
-    return item
 
 
 def profile(answer: Profile, *, base_url: str) -> Any:

@@ -6,13 +6,13 @@ generation time, the pagination of a list, and source attribution. A refusal is
 
 A list's pagination names the next and previous pages as absolute URLs where the answer has
 an address to page by (REST: the request's URL with `page` replaced); where a client pages by
-arguments instead (MCP, the library) they are null. `PageNumbers` says which pages those are.
+arguments instead (MCP, the library) they are null. `PageNumbers` says which pages those are;
+`meta` builds the meta of each answer.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
 from typing import Annotated, Any
 
 import msgspec
@@ -20,8 +20,7 @@ from attrs import frozen
 from msgspec import Meta as Constraint
 from msgspec import Struct
 
-from schooldata.domain.dataset import DatasetRecord
-from schooldata.entrypoints.wire.common import Count, Instant, Uri, optional_timestamp, timestamp
+from schooldata.entrypoints.wire.common import Count, Instant, Uri
 
 REQUEST_ID_PATTERN = "^req_[0-9A-Za-z]{20}$"
 ERROR_CODES = (
@@ -135,40 +134,6 @@ def envelope_of(name: str, data: Any, meta: type[Struct]) -> type[Struct]:
     )
 
 
-def source(record: DatasetRecord) -> Source:
-    return Source(
-        name=record.title,
-        publisher=record.publisher,
-        licence=record.licence,
-        url=record.url,
-        retrieved_at=timestamp(record.imported_at),
-        dataset=record.name,
-        attribution=record.attribution,
-        extract_date=record.extract_date,
-        synthetic=record.synthetic,
-    )
-
-
-def sources(records: Iterable[DatasetRecord]) -> list[Source]:
-    return [source(r) for r in records]
-
-
-def data_updated_at(records: Iterable[DatasetRecord]) -> dt.datetime | None:
-    return optional_timestamp(max((r.imported_at for r in records), default=None))
-
-
-def pagination(page: int, per_page: int, total: int) -> Pagination:
-    """A page's place in its list, without URLs (`linked` adds them)."""
-    return Pagination(
-        page=page,
-        per_page=per_page,
-        total=total,
-        total_pages=(total + per_page - 1) // per_page,
-        next=None,
-        prev=None,
-    )
-
-
 @frozen
 class PageNumbers:
     """The pages a page links to. `prev` is the page before this one that can hold items:
@@ -190,16 +155,6 @@ class PageNumbers:
             prev=min(page - 1, last) if page > 1 else None,
             next=page + 1 if page < total_pages else None,
         )
-
-
-def linked(paging: Pagination, page_url: Callable[[int], str]) -> Pagination:
-    """`paging` with the URLs of its next and previous pages."""
-    numbers = PageNumbers.of(paging.page, paging.total_pages)
-    return msgspec.structs.replace(
-        paging,
-        next=None if numbers.next is None else page_url(numbers.next),
-        prev=None if numbers.prev is None else page_url(numbers.prev),
-    )
 
 
 def commercial_error(

@@ -1,0 +1,76 @@
+"""The envelope's `meta` of one answer: its sources and their time, its pagination and page
+links. Built on every keyed answer, so apart from the Structs (`envelope`) and compiled."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+
+import msgspec
+
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.entrypoints.wire.common import optional_timestamp, timestamp
+from schooldata.entrypoints.wire.envelope import PageNumbers, Pagination, Source
+
+Attribution = tuple[list[Source], dt.datetime | None]
+
+
+def source(record: DatasetRecord) -> Source:
+    return Source(
+        name=record.title,
+        publisher=record.publisher,
+        licence=record.licence,
+        url=record.url,
+        retrieved_at=timestamp(record.imported_at),
+        dataset=record.name,
+        attribution=record.attribution,
+        extract_date=record.extract_date,
+        synthetic=record.synthetic,
+    )
+
+
+def sources(records: Sequence[DatasetRecord]) -> list[Source]:
+    return [source(r) for r in records]
+
+
+def data_updated_at(records: Sequence[DatasetRecord]) -> dt.datetime | None:
+    return optional_timestamp(max((r.imported_at for r in records), default=None))
+
+
+class AttributionOf:
+    """`sources` and `data_updated_at` of a data version's records, built once per version:
+    every answer of a version holds the same record objects. The list is shared by the
+    answers' Structs, which are encoded, never changed."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Sequence[DatasetRecord], Attribution] = ((), ([], None))
+
+    def __call__(self, records: Sequence[DatasetRecord]) -> Attribution:
+        seen, built = self._last
+        if len(seen) == len(records) and all(a is b for a, b in zip(seen, records, strict=True)):
+            return built
+        built = (sources(records), data_updated_at(records))
+        self._last = (tuple(records), built)
+        return built
+
+
+def pagination(page: int, per_page: int, total: int) -> Pagination:
+    """A page's place in its list, without URLs (`linked` adds them)."""
+    return Pagination(
+        page=page,
+        per_page=per_page,
+        total=total,
+        total_pages=(total + per_page - 1) // per_page,
+        next=None,
+        prev=None,
+    )
+
+
+def linked(paging: Pagination, page_url: Callable[[int], str]) -> Pagination:
+    """`paging` with the URLs of its next and previous pages."""
+    numbers = PageNumbers.of(paging.page, paging.total_pages)
+    return msgspec.structs.replace(
+        paging,
+        next=None if numbers.next is None else page_url(numbers.next),
+        prev=None if numbers.prev is None else page_url(numbers.prev),
+    )
