@@ -283,3 +283,14 @@ def test_postings_and_orders_hold_the_schools_own_urn_values_not_copies() -> Non
     held += [v for order in index._orders.values() for v in order]
     assert held
     assert all(id(v) in own for v in held)
+
+
+def test_proximity_strips_bisect_their_entries_own_longitudes_not_copies() -> None:
+    """A strip's longitudes are a list of its entries' own floats (no second float per school,
+    and none made per probe of a bisection, as an array of doubles would), in order."""
+    strips = SchoolIndex(SCHOOLS)._near._strips.values()
+    assert strips
+    for strip in strips:
+        assert all(type(v) is float for v in strip.longitudes)
+        assert all(v is e[1] for v, e in zip(strip.longitudes, strip.entries, strict=True))
+        assert strip.longitudes == sorted(strip.longitudes)

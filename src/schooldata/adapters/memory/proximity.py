@@ -14,10 +14,10 @@ distance, inclusion and order is bit for bit the one the domain's evaluator find
 from __future__ import annotations
 
 import math
-from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from itertools import repeat
+from operator import itemgetter
 
 from schooldata.domain.geo import EARTH_RADIUS_MILES, SHOWN_DISTANCE_STEP, Location, bounding_box
 from schooldata.domain.school import School
@@ -69,7 +69,9 @@ class _Strip:
     def __init__(self, entries: list[Entry]) -> None:
         entries.sort(key=lambda e: (e[1], e[3].urn.value))
         self.entries = entries
-        self.longitudes = array("d", [e[1] for e in entries])  # (contiguous: bisected)
+        # The entries' own float objects: bisecting a list reads them as they are, where an
+        # array("d") makes a new float object for every probe.
+        self.longitudes: list[float] = list(map(itemgetter(1), entries))
         self.points = [unit_vector(e[0], e[2], e[1]) for e in entries]
 
 
