@@ -10,6 +10,7 @@ from setuptools import setup
 # (attrs and msgspec class bodies, handlers Litestar inspects, weak references).
 COMPILED = (
     "src/schooldata/adapters/memory/access.py",
+    "src/schooldata/adapters/memory/bits.py",
     "src/schooldata/adapters/memory/index.py",
     "src/schooldata/adapters/memory/postcode_index.py",
     "src/schooldata/adapters/memory/postings.py",

@@ -107,3 +107,15 @@ def test_schools_share_their_search_words_rather_than_each_holding_a_copy() -> N
         assert mine is theirs
     assert a.search_text.authority is b.search_text.authority
     assert a.search_text.other_tokens[0] is b.search_text.other_tokens[0]
+
+
+def _by_the_rules(text: str) -> str:
+    """ASCII text normalised by the rules alone (no shortcut for text already normal)."""
+    joined = re.sub(r"['`]", "", text).lower().replace("&", " and ")
+    return re.sub(r"[^0-9a-z]+", " ", joined).strip()
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet="aZ09 '`&.-\t", max_size=12) | st.sampled_from(["a b", " a", "a ", "ab"]))
+def test_ascii_text_already_normal_or_not_normalises_as_the_rules_say(text: str) -> None:
+    assert normalise(text) == _by_the_rules(text)

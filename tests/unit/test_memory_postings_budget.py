@@ -1,12 +1,12 @@
 """The index's memo budget counts what a memo keeps, its key included (issue 22: a question
-that matched nothing left its whole text behind, uncounted)."""
+that matched nothing left its whole text behind, uncounted), and the memos it counts."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schooldata.adapters.memory.postings import KEY_CHARS_PER_URN, Budget
+from schooldata.adapters.memory.postings import KEY_CHARS_PER_URN, Budget, Postings
 
 
 @given(
@@ -34,3 +34,21 @@ def test_long_keys_of_empty_memos_fill_the_budget_and_are_dropped() -> None:
         assert budget.admit(0, f"{n:04d}" + "x" * 1_000)
     assert dropped  # without the key's share, 100 empty memos would cost nothing
     assert budget.used <= 1_000
+
+
+def test_postings_as_bits_are_their_sets_in_urn_order_and_dropped_with_the_other_memos() -> None:
+    budget = Budget(200)
+    values = [101, 105, 230, 977]
+    positions = {v: p for p, v in enumerate(values)}
+    postings = Postings({"oak": {105, 977}, "oakwood": {230}, "elm": {101}}, budget, positions)
+    budget.on_full.append(postings.forget)
+    assert postings.prefix_bits("oak").positions() == [1, 2, 3]
+    assert postings.exact_bits("oak").positions() == [1, 3]
+    assert not postings.exact_bits("ash")
+    assert not postings.prefix_bits("z")
+    held = budget.used
+    assert held > 0
+    for n in range(100):  # other memos fill the budget: every memo goes, counted afresh
+        budget.admit(5, f"k{n}")
+    assert postings._prefix_bits == postings._exact_bits == {}
+    assert postings.prefix_bits("oak").positions() == [1, 2, 3]

@@ -7,10 +7,11 @@ equal `evaluate` over every school (tests/unit/test_memory_index.py checks that 
 - A radius without text is answered from the proximity strips (`proximity`); other proximity
   questions take their candidates from the same strips and hand them to `evaluate`.
 - Other questions never look at a school one by one. The text matches are the intersection of
-  the query tokens' posting sets (`postings`: a school matches exactly when each query token
-  prefixes one of its name, authority or type words); phase and authority filters are set
-  intersections. The total is the size of the set. The page comes from score groups
-  (`relevance`) or from an order precomputed once per index (name, URN, score orders).
+  the query tokens' postings (`postings`: a school matches exactly when each query token
+  prefixes one of its name, authority or type words), as `Bits` (positions in URN order);
+  phase and authority filters are intersections too. The total is the size of the set. The
+  page comes from score groups (`relevance`) or from an order precomputed once per index
+  (name, URN, score orders).
 
 Postings hold URN values (ints), whose hashing and comparison are native, not Urn objects.
 """
@@ -24,6 +25,7 @@ from typing import Any, Final
 
 import attrs
 
+from schooldata.adapters.memory.bits import Bits
 from schooldata.adapters.memory.postings import CACHE_BUDGET_URNS, EMPTY, Budget, Postings
 from schooldata.adapters.memory.proximity import ProximityStrips
 from schooldata.adapters.memory.relevance import Relevance
@@ -81,9 +83,16 @@ class SchoolIndex:
             by_phase[school.phase].add(value)
             by_authority[text.authority].add(value)
             by_la_code[(school.la_code or "").lower()].add(value)
+        self._values: list[Any] = values
+        self._position_of: dict[Any, int] = {v: p for p, v in enumerate(values)}
+        self._none = Bits.empty(len(values))
         self._cache = Budget(CACHE_BUDGET_URNS)
-        self._every = Postings(dict(every), self._cache)
+        self._every = Postings(dict(every), self._cache, self._position_of)
         self._by_phase = dict(by_phase)
+        self._phase_bits: dict[Phase | None, Bits] = {
+            phase: self._bits_of(members) for phase, members in self._by_phase.items()
+        }
+        self._authority_bits: dict[str, Bits] = {}
         self._by_authority = dict(by_authority)
         self._by_la_code = dict(by_la_code)
         self._near = ProximityStrips(self.ordered)
@@ -98,8 +107,8 @@ class SchoolIndex:
         self._orders[SortOrder.URN] = values
         self._orders[SortOrder.DISTANCE] = self._orders[SortOrder.URN]  # no origin: by URN
         self._positions: dict[SortOrder, dict[int, int]] = {}
-        in_name_postings = Postings(dict(in_name), self._cache)
-        in_other_postings = Postings(dict(in_other), self._cache)
+        in_name_postings = Postings(dict(in_name), self._cache, self._position_of)
+        in_other_postings = Postings(dict(in_other), self._cache, self._position_of)
         self._cache.on_full += [
             self._every.forget,
             in_name_postings.forget,
@@ -108,24 +117,33 @@ class SchoolIndex:
         self._relevance = Relevance(
             in_name=in_name_postings,
             in_other=in_other_postings,
-            by_value=self._by_value,
-            urn_order=self._orders[SortOrder.URN],
+            ordered=self.ordered,
+            positions=self._position_of,
             cache=self._cache,
         )
 
+    def _bits_of(self, members: Iterable[Any]) -> Bits:
+        position_of = self._position_of
+        return Bits.of([position_of[v] for v in members], len(position_of))
+
     # ------------------------------------------------------------------ candidates
 
-    def _text_matches(self, text: TextQuery) -> frozenset[int] | set[int]:
-        """URN values of the schools every query token prefix-matches (name, LA or type)."""
-        sets = sorted((self._every.with_prefix(t) for t in text.tokens), key=len)
-        return sets[0] if len(sets) == 1 else sets[0].intersection(*sets[1:])
+    def _text_matches(self, text: TextQuery) -> Bits:
+        """The schools every query token prefix-matches (name, LA or type)."""
+        every = self._every
+        tokens = text.tokens
+        found = every.prefix_bits(tokens[0])
+        for token in tokens[1:]:
+            found = found & every.prefix_bits(token)
+        return found
 
     def candidates(self, query: SchoolQuery) -> Iterable[School]:
         """A superset of the schools that can match `query`."""
         if query.text is not None:
             if not query.text.tokens:
                 return []
-            return [self._by_value[v] for v in self._text_matches(query.text)]
+            ordered = self.ordered
+            return [ordered[p] for p in self._text_matches(query.text).positions()]
         if query.near is not None and query.near.radius_miles is not None:
             return self._near.in_box(query.near.origin, query.near.radius_miles)
         return self.ordered
@@ -151,6 +169,43 @@ class SchoolIndex:
             pool = self._orders[SortOrder.URN] if members is None else members
             members = {v for v in pool if matches_filters(query, self._by_value[v])}
         return members
+
+    def _filtered_matches(self, query: SchoolQuery, members: Bits) -> Bits:
+        """`_filtered` of text matches, as `Bits`."""
+        if query.phases:
+            phases = self._phase_bits
+            none = self._none
+            allowed: Bits | None = None
+            for phase in query.phases:
+                one = phases.get(phase, none)
+                allowed = one if allowed is None else allowed | one
+            members = members & (none if allowed is None else allowed)
+        if query.local_authority is not None:
+            members = members & self._authority(query.local_authority)
+        if (
+            query.type_name is not None
+            or query.gender is not None
+            or query.ofsted_rating is not None
+            or query.min_score is not None
+        ):
+            ordered = self.ordered
+            members = Bits.of(
+                [p for p in members.positions() if matches_filters(query, ordered[p])],
+                len(ordered),
+            )
+        return members
+
+    def _authority(self, wanted: str) -> Bits:
+        """The schools of an authority named or coded `wanted` (memoised for the authorities
+        the data holds, so the memo is bounded by the data, not by what clients send)."""
+        found = self._authority_bits.get(wanted)
+        if found is None:
+            named = self._by_authority.get(wanted, EMPTY)
+            coded = self._by_la_code.get(wanted, EMPTY)
+            if not named and not coded:
+                return self._none
+            found = self._authority_bits[wanted] = self._bits_of(named | coded)
+        return found
 
     # ------------------------------------------------------------------ answers
 
@@ -214,24 +269,48 @@ class SchoolIndex:
 
     def _without_distance(self, query: SchoolQuery) -> SearchPage:
         text = query.text
-        if text is not None and not text.tokens:
+        if text is None:
+            return self._page_in_order(query, self._filtered(query, None))
+        if not text.tokens:
             return SearchPage(total=0)
-        members = self._filtered(query, None if text is None else self._text_matches(text))
-        total = len(self.ordered) if members is None else len(members)
+        matches = self._filtered_matches(query, self._text_matches(text))
+        wanted = query.offset + query.limit
+        if query.effective_sort is not SortOrder.RELEVANCE:
+            return self._page_in_order(query, matches)
+        ranked = self._relevance.ranked(text, matches, wanted)[query.offset : wanted]
+        ordered = self.ordered  # (positional: school, distance, relevance)
+        hits = tuple(SearchHit(ordered[p], None, score) for score, p in ranked)
+        return SearchPage(total=len(matches), hits=hits)
+
+    def _page_in_order(
+        self, query: SchoolQuery, found: Collection[int] | Bits | None
+    ) -> SearchPage:
+        """A page in a precomputed order (URN when the order is relevance without text)."""
+        text = query.text
         wanted = query.offset + query.limit
         order = query.effective_sort
-        if order is SortOrder.RELEVANCE and text is not None and members is not None:
-            ranked = self._relevance.ranked(text, members, wanted)[query.offset : wanted]
+        if order is SortOrder.RELEVANCE:
+            order = SortOrder.URN  # no text: every relevance is 0, so URN order
+        if isinstance(found, Bits):
+            total = len(found)
+            values = self._values
+            if order is SortOrder.URN or order is SortOrder.DISTANCE:
+                chosen = [values[p] for p in found.lowest(wanted)]
+            else:
+                members = {values[p] for p in found.positions()}
+                chosen = self._first_in_order(order, members, wanted)
         else:
-            if order is SortOrder.RELEVANCE:
-                order = SortOrder.URN  # no text: every relevance is 0, so URN order
-            chosen = self._first_in_order(order, members, wanted)[query.offset : wanted]
-            ranked = [
-                ((text_relevance(text, self._by_value[v]) or 0.0) if text else 0.0, v)
-                for v in chosen
-            ]
+            total = len(self.ordered) if found is None else len(found)
+            chosen = self._first_in_order(order, found, wanted)
         by_value = self._by_value  # (positional: school, distance, relevance)
-        hits = tuple(SearchHit(by_value[v], None, score) for score, v in ranked)
+        hits = tuple(
+            SearchHit(
+                by_value[v],
+                None,
+                ((text_relevance(text, by_value[v]) or 0.0) if text else 0.0),
+            )
+            for v in chosen[query.offset : wanted]
+        )
         return SearchPage(total=total, hits=hits)
 
     def _first_in_order(

@@ -1,9 +1,13 @@
-"""Token -> URN-value posting sets, with memoised prefix unions kept within one budget."""
+"""Token -> URN-value posting sets, with memoised prefix unions (as sets and as `Bits`) kept
+within one budget."""
 
 from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
+from typing import Any
+
+from schooldata.adapters.memory.bits import Bits
 
 # Memoised unions of posting sets (per prefix) and bonus sets (per query), kept between
 # queries up to this many URNs in all (about 40 MB at most), then dropped and rebuilt. A memo's
@@ -18,11 +22,17 @@ EMPTY: frozenset[int] = frozenset()
 class Postings:
     """Token -> URN values, with memoised unions over every token that starts with a prefix."""
 
-    def __init__(self, postings: dict[str, set[int]], cache: Budget) -> None:
+    def __init__(
+        self, postings: dict[str, set[int]], cache: Budget, positions: dict[Any, int]
+    ) -> None:
         self._postings = postings  # never changed after the index is built
         self._vocabulary = sorted(postings)
         self._unions: dict[str, frozenset[int]] = {}
         self._cache = cache
+        self._positions = positions  # URN value -> its position in URN order
+        self._prefix_bits: dict[str, Bits] = {}
+        self._exact_bits: dict[str, Bits] = {}
+        self._none = Bits.empty(len(positions))
 
     def exact(self, token: str) -> IntSet:
         return self._postings.get(token, EMPTY)
@@ -46,8 +56,36 @@ class Postings:
             self._unions[prefix] = union
         return union
 
+    def prefix_bits(self, prefix: str) -> Bits:
+        """`with_prefix` as positions in URN order."""
+        found = self._prefix_bits.get(prefix)
+        if found is None:
+            found = self._bits_of(self.with_prefix(prefix), prefix, self._prefix_bits)
+        return found
+
+    def exact_bits(self, token: str) -> Bits:
+        """`exact` as positions in URN order."""
+        found = self._exact_bits.get(token)
+        if found is None:
+            values = self._postings.get(token)
+            if values is None:
+                return self._none
+            found = self._bits_of(values, token, self._exact_bits)
+        return found
+
+    def _bits_of(self, values: IntSet, key: str, memo: dict[str, Bits]) -> Bits:
+        if not values:
+            return self._none
+        positions = self._positions
+        bits = Bits.of([positions[v] for v in values], len(positions))
+        if self._cache.admit(bits.memory_units(), key):
+            memo[key] = bits
+        return bits
+
     def forget(self) -> None:
         self._unions.clear()
+        self._prefix_bits.clear()
+        self._exact_bits.clear()
 
 
 class Budget:

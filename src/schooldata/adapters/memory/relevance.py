@@ -4,17 +4,18 @@
 (a name word equal to it, a name word it starts, an authority/type word equal to it, one it
 starts) plus one name bonus: the whole name (1000), the name's start (500), the query as
 consecutive name words (200). Here the schools are split into groups of equal score by set
-operations over the postings, and only the groups the page needs are split further.
+operations over the postings (`Bits`: positions in URN order), and only the groups the page
+needs are split further.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from schooldata.adapters.memory.postings import EMPTY, Budget, Postings
-from schooldata.adapters.memory.smallest import smallest
+from schooldata.adapters.memory.bits import Bits
+from schooldata.adapters.memory.postings import Budget, Postings
 from schooldata.domain.school import School
 from schooldata.domain.search import TextQuery, holds_phrase, text_relevance
 
@@ -28,32 +29,33 @@ SCORED_ONE_BY_ONE = 16
 
 
 class Relevance:
+    """Schools are positions in URN order (`ordered`; `positions` by URN value), sets of them
+    `Bits`."""
+
     def __init__(
         self,
         *,
         in_name: Postings,
         in_other: Postings,
-        by_value: dict[int, School],
-        urn_order: Sequence[int],
+        ordered: Sequence[School],
+        positions: dict[Any, int],
         cache: Budget,
     ) -> None:
         self._in_name = in_name
         self._in_other = in_other
-        self._by_value = by_value
-        self._urn_order = urn_order
+        self._ordered = ordered
+        self._positions = positions
         self._cache = cache
-        # Normalised names in order (and their URN values), for the whole-name and
-        # name-start bonuses.
-        named = sorted((s.search_text.name, v) for v, s in by_value.items())
+        # Normalised names in order (and their positions), for the whole-name and name-start
+        # bonuses.
+        named = sorted((s.search_text.name, p) for p, s in enumerate(ordered))
         self._name_keys = [name for name, _ in named]
-        self._name_values = [v for _, v in named]
-        self._bonuses: dict[str, tuple[Collection[int], Collection[int], Collection[int]]] = {}
+        self._name_positions = [p for _, p in named]
+        self._bonuses: dict[str, tuple[Bits, Bits, Bits]] = {}
         cache.on_full.append(self._bonuses.clear)
 
-    def ranked(
-        self, text: TextQuery, members: Collection[int], wanted: int
-    ) -> list[tuple[float, int]]:
-        """The first `wanted` (relevance, URN value) pairs by (-relevance, URN).
+    def ranked(self, text: TextQuery, members: Bits, wanted: int) -> list[tuple[float, int]]:
+        """The first `wanted` (relevance, position) pairs by (-relevance, URN).
 
         The bonus classes never overlap in score, so they are taken in turn and the large
         ones are only split as far as the page needs: a whole-name match scores 30 per token
@@ -67,157 +69,127 @@ class Relevance:
         every_word = 0.0
         for _ in text.tokens:  # the same float sum `text_relevance` makes
             every_word += NAME_EXACT
-        whole = _intersection(members, exact) if exact else EMPTY
-        ranked = [(every_word + EXACT_NAME_BONUS, v) for v in sorted(whole)[:wanted]]
-        if len(ranked) >= wanted:
-            return ranked
-        begins = _intersection(members, starts) if starts else EMPTY
-        if begins:
-            groups = [
-                (score + NAME_PREFIX_BONUS, part)
-                for score, part in self._token_groups(text, begins)
-            ]
-            ranked += self._take(groups, wanted - len(ranked))
-            if len(ranked) >= wanted:
-                return ranked
-        taken = whole | begins
-        need = wanted - len(ranked)
-        if len(members) > 4096 and len(phrase) > 4096:  # dense: walk URN order, build nothing
-            chosen: list[int] = []
-            for v in self._urn_order:
-                if v in phrase and v in members and v not in taken:
-                    chosen.append(v)
-                    if len(chosen) >= need:
-                        break
-        else:
-            inside = _difference(_intersection(members, phrase), taken)
-            chosen = first_by_urn(inside, need)
-        ranked += [(every_word + PHRASE_BONUS, v) for v in chosen]
-        if len(ranked) >= wanted:
-            return ranked
-        others = _difference(_difference(members, phrase), taken)
-        ranked += self._take(self._token_groups(text, others), wanted - len(ranked))
+        whole = members & exact
+        ranked = [(every_word + EXACT_NAME_BONUS, p) for p in whole.lowest(wanted)]
+        if len(ranked) < wanted:
+            begins = members & starts
+            if begins:
+                groups = [
+                    (score + NAME_PREFIX_BONUS, part)
+                    for score, part in self._token_groups(text, begins)
+                ]
+                ranked += self._take(groups, wanted - len(ranked))
+            if len(ranked) < wanted:
+                taken = whole | begins
+                inside = (members & phrase) - taken
+                ranked += [
+                    (every_word + PHRASE_BONUS, p) for p in inside.lowest(wanted - len(ranked))
+                ]
+                if len(ranked) < wanted:
+                    others = (members - phrase) - taken
+                    ranked += self._take(self._token_groups(text, others), wanted - len(ranked))
         return ranked
 
-    def _scored(
-        self, text: TextQuery, members: Collection[int], wanted: int
-    ) -> list[tuple[float, int]]:
-        """`ranked` of a few matches: each scored by `text_relevance`, then ordered."""
-        by_value = self._by_value
-        order = sorted((-(text_relevance(text, by_value[v]) or 0.0), v) for v in members)
-        return [(-negated, v) for negated, v in order[:wanted]]
+    def _scored(self, text: TextQuery, members: Bits, wanted: int) -> list[tuple[float, int]]:
+        """`ranked` of a few matches: each scored by `text_relevance`, then ordered (by
+        position, which is URN order)."""
+        ordered = self._ordered
+        order = sorted((-(text_relevance(text, ordered[p]) or 0.0), p) for p in members.positions())
+        return [(-negated, p) for negated, p in order[:wanted]]
 
-    def _take(
-        self, groups: list[tuple[float, Collection[int]]], need: int
-    ) -> list[tuple[float, int]]:
-        """The first `need` (score, URN value) pairs of score groups by (-score, URN)."""
-        by_score: dict[float, list[Collection[int]]] = defaultdict(list)
+    @staticmethod
+    def _take(groups: list[tuple[float, Bits]], need: int) -> list[tuple[float, int]]:
+        """The first `need` (score, position) pairs of score groups by (-score, URN)."""
+        by_score: dict[float, Bits] = {}
         for score, part in groups:
-            by_score[score].append(part)
+            held = by_score.get(score)
+            by_score[score] = part if held is None else held | part
         ranked: list[tuple[float, int]] = []
         for score in sorted(by_score, reverse=True):
             left = need - len(ranked)
             if left <= 0:
                 break
-            parts = by_score[score]
-            pool = parts[0] if len(parts) == 1 else frozenset().union(*parts)
-            ranked.extend((score, v) for v in first_by_urn(pool, left))
+            ranked.extend((score, p) for p in by_score[score].lowest(left))
         return ranked
 
-    def _token_groups(
-        self, text: TextQuery, members: Collection[int]
-    ) -> list[tuple[float, Collection[int]]]:
+    def _token_groups(self, text: TextQuery, members: Bits) -> list[tuple[float, Bits]]:
         """Partition `members` (text matches) by the token part of `text_relevance`.
 
         Per query token, in `text_relevance`'s order: a name word equal to it (30), else a
         name word it prefixes (20), else an authority/type word equal to it (10), else one it
         prefixes (5: every member has one)."""
-        groups: list[tuple[float, Collection[int]]] = [(0.0, members)] if members else []
+        groups: list[tuple[float, Bits]] = [(0.0, members)] if members else []
         for token in text.tokens:
             tiers = (
-                (NAME_EXACT, self._in_name.exact(token)),
-                (NAME_PREFIX, self._in_name.with_prefix(token)),
-                (OTHER_EXACT, self._in_other.exact(token)),
+                (NAME_EXACT, self._in_name.exact_bits(token)),
+                (NAME_PREFIX, self._in_name.prefix_bits(token)),
+                (OTHER_EXACT, self._in_other.exact_bits(token)),
                 (OTHER_PREFIX, None),  # every member left matches an authority/type word
             )
             groups = [refined for score, part in groups for refined in _split(score, part, tiers)]
         return groups
 
-    def _bonus_sets(
-        self, text: TextQuery
-    ) -> tuple[Collection[int], Collection[int], Collection[int]]:
+    def _bonus_sets(self, text: TextQuery) -> tuple[Bits, Bits, Bits]:
         """Every school with the exact-name, name-prefix and phrase bonus for `text`
         (memoised per normalised query, like the prefix unions)."""
         cached = self._bonuses.get(text.normalised)
         if cached is None:
             exact, starts = self._name_bonuses(text.normalised)
-            phrase = self._phrase_matches(text, starts)
+            phrase = self._phrase_matches(text) - starts
             cached = (exact, starts, phrase)
-            size = len(exact) + len(starts) + (len(phrase) if len(text.tokens) > 1 else 0)
-            if size and self._cache.admit(size, text.normalised):
+            size = exact.memory_units() + starts.memory_units() + phrase.memory_units()
+            if (exact or starts or phrase) and self._cache.admit(size, text.normalised):
                 self._bonuses[text.normalised] = cached
         return cached
 
-    def _name_bonuses(self, normalised: str) -> tuple[set[int], set[int]]:
-        """URN values whose normalised name equals `normalised`, and those it starts (not
+    def _name_bonuses(self, normalised: str) -> tuple[Bits, Bits]:
+        """Schools whose normalised name equals `normalised`, and those it starts (not
         equal): two runs of the sorted names."""
         names = self._name_keys
         lo = bisect.bisect_left(names, normalised)
         equal_end = bisect.bisect_right(names, normalised, lo)
         end = bisect.bisect_left(names, normalised + _LAST_CHARACTER, equal_end)
-        values = self._name_values
-        return set(values[lo:equal_end]), set(values[equal_end:end])
+        positions = self._name_positions
+        size = len(positions)
+        return (
+            Bits.of(positions[lo:equal_end], size),
+            Bits.of(positions[equal_end:end], size),
+        )
 
-    def _phrase_matches(self, text: TextQuery, excluded: set[int]) -> frozenset[int] | set[int]:
-        """Schools whose name holds the whole query as consecutive words (` q ` in ` name `),
-        less `excluded`."""
+    def _phrase_matches(self, text: TextQuery) -> Bits:
+        """Schools whose name holds the whole query as consecutive words (` q ` in ` name `)."""
         if len(text.tokens) == 1:
-            return self._in_name.exact(text.tokens[0])
+            return self._in_name.exact_bits(text.tokens[0])
         words = sorted((self._in_name.exact(t) for t in set(text.tokens)), key=len)
         pool = words[0].intersection(*words[1:])
         phrase = text.normalised
-        by_value = self._by_value
-        return {
-            v
-            for v in pool
-            if v not in excluded and holds_phrase(by_value[v].search_text.name, phrase)
-        }
-
-
-def first_by_urn(members: Collection[int], wanted: int) -> list[int]:
-    """The `wanted` smallest URN values of `members`, in order."""
-    if not members or not wanted:
-        return []
-    return sorted(members) if len(members) <= wanted else smallest(members, wanted)
+        ordered = self._ordered
+        positions = self._positions
+        held = [positions[v] for v in pool]
+        return Bits.of(
+            [p for p in held if holds_phrase(ordered[p].search_text.name, phrase)],
+            len(positions),
+        )
 
 
 def _split(
     score: float,
-    part: Collection[int],
-    tiers: tuple[tuple[float, Collection[int] | None], ...],
-) -> list[tuple[float, Collection[int]]]:
+    part: Bits,
+    tiers: tuple[tuple[float, Bits | None], ...],
+) -> list[tuple[float, Bits]]:
     """`part` split by the first tier each member is in (None: every member left), with the
     tier's points added to `score`."""
-    out: list[tuple[float, Collection[int]]] = []
-    rest: Collection[int] = part
+    out: list[tuple[float, Bits]] = []
+    rest = part
     for points, members in tiers:
-        if not rest:
+        if members is None:
+            out.append((score + points, rest))
             break
-        hit = rest if members is None else _intersection(rest, members)
+        hit = rest & members
         if not hit:
             continue
         out.append((score + points, hit))
-        if len(hit) == len(rest):
+        rest = rest - hit
+        if not rest:
             break
-        rest = _difference(rest, hit)
     return out
-
-
-def _intersection(a: Collection[int], b: Collection[int]) -> frozenset[int] | set[int]:
-    a_set = a if isinstance(a, set | frozenset) else set(a)
-    return a_set & b if isinstance(b, set | frozenset) else a_set.intersection(b)
-
-
-def _difference(a: Collection[int], b: Collection[int]) -> frozenset[int] | set[int]:
-    a_set = a if isinstance(a, set | frozenset) else set(a)
-    return a_set - b if isinstance(b, set | frozenset) else a_set.difference(b)
