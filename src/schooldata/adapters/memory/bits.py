@@ -108,13 +108,18 @@ class Bits:
         return found
 
     def positions(self) -> list[int]:
-        """Every position, in order."""
+        """Every position, in order (each chunk's read from its highest bit down: two int
+        operations a position, where the lowest bit first takes three)."""
         found: list[int] = []
         base = 0
         for c in self.chunks:
-            while c:
-                low = c & -c
-                found.append(base + low.bit_length() - 1)
-                c ^= low
+            if c:
+                down: list[int] = []
+                while c:
+                    top = c.bit_length() - 1
+                    down.append(base + top)
+                    c ^= 1 << top
+                down.reverse()
+                found += down
             base += CHUNK_BITS
         return found

@@ -94,7 +94,8 @@ class Relevance:
         """`ranked` of a few matches: each scored by `text_relevance`, then ordered (by
         position, which is URN order)."""
         ordered = self._ordered
-        order = sorted((-(text_relevance(text, ordered[p]) or 0.0), p) for p in members.positions())
+        order = [(-(text_relevance(text, ordered[p]) or 0.0), p) for p in members.positions()]
+        order.sort()
         return [(-negated, p) for negated, p in order[:wanted]]
 
     @staticmethod

@@ -4,7 +4,6 @@ header edits over raw ASGI header lists."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
@@ -54,12 +53,30 @@ def _may_name_a_key(query_string: bytes) -> bool:
 
 
 def _escaped_name(query_string: bytes) -> bool:
-    """Whether a parameter's name (a pair's text before its first `=`) holds `%` or `+`."""
-    return _ESCAPED_NAME.search(query_string) is not None
-
-
-# One C scan: a pair starts the text or follows `&`, and its name runs to `=` or `&`.
-_ESCAPED_NAME = re.compile(rb"(?:\A|&)[^&=]*[%+]")
+    """Whether a parameter's name (a pair's text before its first `=`) holds `%` or `+`.
+    Each escape found is judged by the text between its pair's start and it, then the rest of
+    its pair is skipped: every byte is read a bounded number of times, by `find` (memchr).
+    (A regular expression costs ~1 us a request here: it tries a match at every byte.)"""
+    find = query_string.find
+    percent = find(b"%")
+    plus = find(b"+")
+    start = 0  # where the pair that holds the next escape starts, or before it
+    while percent >= 0 or plus >= 0:
+        at = plus if percent < 0 or 0 <= plus < percent else percent
+        amp = query_string.rfind(b"&", start, at)
+        if amp >= 0:
+            start = amp + 1
+        if find(b"=", start, at) < 0:
+            return True  # no `=` before it in its pair: the escape is in the name
+        end = find(b"&", at)
+        if end < 0:
+            return False
+        start = end + 1
+        if 0 <= percent < start:
+            percent = find(b"%", start)
+        if 0 <= plus < start:
+            plus = find(b"+", start)
+    return False
 
 
 def has_credentials(scope: Scope) -> bool:
