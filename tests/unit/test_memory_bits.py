@@ -39,3 +39,9 @@ def test_an_empty_set_has_no_positions_and_every_set_of_a_size_as_many_chunks() 
 def test_a_set_counts_more_memory_for_every_chunk_it_fills() -> None:
     assert Bits.empty(SIZE).memory_units() < Bits.of([0], SIZE).memory_units()
     assert Bits.of([0], SIZE).memory_units() < Bits.of([0, CHUNK_BITS], SIZE).memory_units()
+
+
+def test_urn_values_become_their_positions_in_urn_order() -> None:
+    positions = {100_001: 0, 100_007: 1, 140_000: 2}
+    assert Bits.of_values({140_000, 100_001}, positions).positions() == [0, 2]
+    assert not Bits.of_values([], positions)

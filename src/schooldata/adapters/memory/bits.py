@@ -11,7 +11,7 @@ bit would make each empty or sparse set as large as a full one.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, final
+from typing import Any, Final, final
 
 CHUNK_SHIFT: Final = 12
 CHUNK_BITS: Final = 1 << CHUNK_SHIFT
@@ -40,6 +40,11 @@ class Bits:
         for p in positions:
             chunks[p >> CHUNK_SHIFT] |= 1 << (p & _LOW)
         return Bits(chunks)
+
+    @staticmethod
+    def of_values(values: Iterable[Any], positions: dict[Any, int]) -> Bits:
+        """The positions of URN `values` (`positions`: every URN value's, in URN order)."""
+        return Bits.of([positions[v] for v in values], len(positions))
 
     def __and__(self, other: Bits) -> Bits:
         mine = self.chunks

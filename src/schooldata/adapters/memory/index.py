@@ -83,14 +83,14 @@ class SchoolIndex:
             by_phase[school.phase].add(value)
             by_authority[text.authority].add(value)
             by_la_code[(school.la_code or "").lower()].add(value)
-        self._values: list[Any] = values
         self._position_of: dict[Any, int] = {v: p for p, v in enumerate(values)}
         self._none = Bits.empty(len(values))
         self._cache = Budget(CACHE_BUDGET_URNS)
         self._every = Postings(dict(every), self._cache, self._position_of)
         self._by_phase = dict(by_phase)
         self._phase_bits: dict[Phase | None, Bits] = {
-            phase: self._bits_of(members) for phase, members in self._by_phase.items()
+            phase: Bits.of_values(members, self._position_of)
+            for phase, members in self._by_phase.items()
         }
         self._authority_bits: dict[str, Bits] = {}
         self._by_authority = dict(by_authority)
@@ -121,10 +121,6 @@ class SchoolIndex:
             positions=self._position_of,
             cache=self._cache,
         )
-
-    def _bits_of(self, members: Iterable[Any]) -> Bits:
-        position_of = self._position_of
-        return Bits.of([position_of[v] for v in members], len(position_of))
 
     # ------------------------------------------------------------------ candidates
 
@@ -204,7 +200,8 @@ class SchoolIndex:
             coded = self._by_la_code.get(wanted, EMPTY)
             if not named and not coded:
                 return self._none
-            found = self._authority_bits[wanted] = self._bits_of(named | coded)
+            found = Bits.of_values(named | coded, self._position_of)
+            self._authority_bits[wanted] = found
         return found
 
     # ------------------------------------------------------------------ answers
@@ -293,7 +290,7 @@ class SchoolIndex:
             order = SortOrder.URN  # no text: every relevance is 0, so URN order
         if isinstance(found, Bits):
             total = len(found)
-            values = self._values
+            values = self._orders[SortOrder.URN]
             if order is SortOrder.URN or order is SortOrder.DISTANCE:
                 chosen = [values[p] for p in found.lowest(wanted)]
             else:

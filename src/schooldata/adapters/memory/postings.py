@@ -76,8 +76,7 @@ class Postings:
     def _bits_of(self, values: IntSet, key: str, memo: dict[str, Bits]) -> Bits:
         if not values:
             return self._none
-        positions = self._positions
-        bits = Bits.of([positions[v] for v in values], len(positions))
+        bits = Bits.of_values(values, self._positions)
         if self._cache.admit(bits.memory_units(), key):
             memo[key] = bits
         return bits
