@@ -285,12 +285,19 @@ def test_postings_and_orders_hold_the_schools_own_urn_values_not_copies() -> Non
     assert all(id(v) in own for v in held)
 
 
-def test_proximity_strips_bisect_their_entries_own_longitudes_not_copies() -> None:
-    """A strip's longitudes are a list of its entries' own floats (no second float per school,
-    and none made per probe of a bisection, as an array of doubles would), in order."""
+def test_proximity_strips_bisect_the_longitudes_of_their_places_in_order() -> None:
+    """A strip's longitudes are floats, one per place and in its order (what a bisection
+    reads), sorted; each place is its school's location."""
     strips = SchoolIndex(SCHOOLS)._near._strips.values()
     assert strips
     for strip in strips:
         assert all(type(v) is float for v in strip.longitudes)
-        assert all(v is e[1] for v, e in zip(strip.longitudes, strip.entries, strict=True))
+        assert strip.longitudes == [p.longitude for p in strip.places]
         assert strip.longitudes == sorted(strip.longitudes)
+        for place in strip.places:
+            where = place.school.location
+            assert where is not None
+            assert (place.longitude, place.latitude) == (
+                where.longitude,
+                math.radians(where.latitude),
+            )
