@@ -26,6 +26,7 @@ COMPILED = (
     "src/schooldata/application/about.py",
     "src/schooldata/application/access.py",
     "src/schooldata/application/commercial.py",
+    "src/schooldata/application/locate.py",
     "src/schooldata/application/operations/arguments.py",
     "src/schooldata/application/operations/lists.py",
     "src/schooldata/application/operations/params.py",
