@@ -287,7 +287,7 @@ def test_postings_and_orders_hold_the_schools_own_urn_values_not_copies() -> Non
 
 def test_proximity_strips_bisect_the_longitudes_of_their_places_in_order() -> None:
     """A strip's longitudes are floats, one per place and in its order (what a bisection
-    reads), sorted; each place is its school's location."""
+    reads), sorted; each place is its school's location and holds its school's own URN."""
     strips = SchoolIndex(SCHOOLS)._near._strips.values()
     assert strips
     for strip in strips:
@@ -295,6 +295,7 @@ def test_proximity_strips_bisect_the_longitudes_of_their_places_in_order() -> No
         assert strip.longitudes == [p.longitude for p in strip.places]
         assert strip.longitudes == sorted(strip.longitudes)
         for place in strip.places:
+            assert place.urn is place.school.urn.value  # the school's own int, not a copy
             where = place.school.location
             assert where is not None
             assert (place.longitude, place.latitude) == (

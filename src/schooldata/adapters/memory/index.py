@@ -95,7 +95,7 @@ class SchoolIndex:
         self._authority_bits: dict[str, Bits] = {}
         self._by_authority = dict(by_authority)
         self._by_la_code = dict(by_la_code)
-        self._near = ProximityStrips(self.ordered)
+        self._near = ProximityStrips(self.ordered, values)
         # The orders of `domain.search.sort_key` without text or distance, as URN lists.
         self._orders: dict[SortOrder, list[int]] = {
             order: _urn_values(

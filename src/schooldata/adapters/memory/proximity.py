@@ -54,11 +54,11 @@ class _Place:
     """A located school with what every distance to it reuses, held as C doubles (a
     compiled class: reading them makes no float object)."""
 
-    def __init__(self, school: School, where: Location) -> None:
+    def __init__(self, school: School, where: Location, urn: Any) -> None:
         self.school = school
-        # The school's own int (`Any`: compiled code would store an `int` as a new object),
-        # read beside the vector: a page's order never reaches into the school record.
-        self.urn: Any = school.urn.value
+        # Read beside the vector, a page's order never reaches into the school record. `Any`:
+        # the school's own int, where compiled code would store an `int` as a new object.
+        self.urn = urn
         self.latitude = math.radians(where.latitude)  # radians
         self.longitude = where.longitude  # degrees
         self.cos_latitude = math.cos(self.latitude)
@@ -89,21 +89,22 @@ class _From:
 class _Strip:
     __slots__ = ("longitudes", "places")
 
-    def __init__(self, located: list[tuple[School, Location]]) -> None:
-        located.sort(key=lambda pair: (pair[1].longitude, pair[0].urn.value))
+    def __init__(self, located: list[tuple[School, Location, Any]]) -> None:
+        located.sort(key=lambda each: (each[1].longitude, each[2]))
         # Made in the order a question scans them, so neighbours lie side by side in memory.
-        self.places = [_Place(school, where) for school, where in located]
+        self.places = [_Place(school, where, urn) for school, where, urn in located]
         self.longitudes = [p.longitude for p in self.places]  # what a bisection reads
 
 
 class ProximityStrips:
-    def __init__(self, schools: Iterable[School]) -> None:
-        strips: dict[int, list[tuple[School, Location]]] = {}
-        for school in schools:
+    def __init__(self, schools: Iterable[School], urns: Iterable[Any]) -> None:
+        """`urns`: each school's URN value, the school's own int object (`SchoolIndex`)."""
+        strips: dict[int, list[tuple[School, Location, Any]]] = {}
+        for school, urn in zip(schools, urns, strict=True):
             where = school.location
             if where is not None:
                 strip = math.floor(where.latitude / STRIP_DEGREES)
-                strips.setdefault(strip, []).append((school, where))
+                strips.setdefault(strip, []).append((school, where, urn))
         self._strips = {i: _Strip(strips[i]) for i in sorted(strips)}
 
     def _runs(self, origin: Location, radius: float) -> list[tuple[_Strip, int, int]]:
