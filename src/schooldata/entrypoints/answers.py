@@ -30,6 +30,8 @@ from schooldata.entrypoints.wire.records import SchoolProfile, SchoolRecord
 
 Json = dict[str, Any]
 Render = Callable[[Any, str], "Shown"]
+# (result, base URL, synthetic) -> the public body's JSON, byte for byte `render`'s encoded.
+Encode = Callable[[Any, str, bool], bytes]
 PageUrl = Callable[[int], str]
 
 
@@ -57,21 +59,19 @@ class Output:
     """One operation's answer: the Struct of its body, and how its result fills it. `meta`
     is None for a public shape (the body is `data` itself), else the envelope's meta.
     `table` None: the answer is one document, never a table (it stays JSON). `labelled`: how
-    a shape that can say so renders a result of synthetic data."""
+    a shape that can say so renders a result of synthetic data. `encode`: a public body's
+    JSON from fragments encoded once per data version, where a face sends bytes (REST)."""
 
     body: Any
     render: Render
     meta: type[Struct] | None = None
     table: Table | None = None
     labelled: Render | None = None
+    encode: Encode | None = None
 
     def render_of(self, outcome: Outcome, base_url: str) -> Shown:
         render = self.labelled if outcome.synthetic and self.labelled is not None else self.render
         return render(outcome.result, base_url)
-
-
-def _public(body: Any, render: Render, table: Table | None = None) -> Output:
-    return Output(body, render, None, table)
 
 
 def _keyed(
@@ -134,6 +134,14 @@ def _synthetic_record(school: Any, base_url: str) -> Shown:
     return Shown(data=public.school_record(school, base_url=base_url, synthetic=True))
 
 
+def _search_json(answer: Any, base_url: str, _synthetic: bool) -> bytes:
+    return public.search_response_json(answer, base_url=base_url)
+
+
+def _record_json(school: Any, base_url: str, synthetic: bool) -> bytes:
+    return public.school_record_json(school, base_url=base_url, synthetic=synthetic)
+
+
 def _profile(answer: Any, base_url: str) -> Shown:
     return Shown(data=commercial.profile(answer, base_url=base_url))
 
@@ -144,13 +152,16 @@ SCHOOL_TABLE = Table(tables.SCHOOLS_COLUMNS)
 PROFILES = list[SchoolProfile]  # type: ignore[valid-type]
 
 OUTPUTS: dict[str, Output] = {
-    "searchSchools": _public(
+    "searchSchools": Output(
         public.SearchResponse,
         _search,
-        Table(tables.SEARCH_COLUMNS, lambda response: response.results),
+        table=Table(tables.SEARCH_COLUMNS, lambda response: response.results),
+        encode=_search_json,
     ),
-    "getSchool": Output(SchoolRecord, _record, labelled=_synthetic_record),
-    "getSchoolLegacy": Output(SchoolRecord, _record, labelled=_synthetic_record),
+    "getSchool": Output(SchoolRecord, _record, labelled=_synthetic_record, encode=_record_json),
+    "getSchoolLegacy": Output(
+        SchoolRecord, _record, labelled=_synthetic_record, encode=_record_json
+    ),
     "getMeta": _keyed(
         "ServiceAnswer", commercial.ServiceDocument, Meta, _document(commercial.meta_document)
     ),
@@ -219,6 +230,15 @@ _ATTRIBUTION = AttributionOf()
 
 def shown(outcome: Outcome, *, base_url: str) -> Shown:
     return OUTPUTS[outcome.operation.name].render_of(outcome, base_url)
+
+
+def public_json(outcome: Outcome, *, base_url: str) -> bytes | None:
+    """A public answer's JSON from its fragments (None: its output has none, or it is keyed):
+    the same bytes `encoded` gives, made without the Structs."""
+    output = OUTPUTS[outcome.operation.name]
+    if output.encode is None or outcome.keyed:
+        return None
+    return output.encode(outcome.result, base_url, outcome.synthetic)
 
 
 def shape(

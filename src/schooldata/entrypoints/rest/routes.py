@@ -164,6 +164,10 @@ class Routes:
     ) -> Reply:
         """The outcome in the representation chosen, with its page links when it is a page."""
         base = self.base_url(request)
+        if media_type == negotiation.JSON:
+            fragments = answers.public_json(outcome, base_url=base)
+            if fragments is not None:
+                return success_response(outcome, fragments, headers)
         result = answers.shown(outcome, base_url=base)
         page_url = None
         if outcome.operation.paged and result.pagination is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec import UNSET
 from msgspec.structs import replace
 
@@ -65,6 +66,57 @@ def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchRespo
     )
 
 
+# The REST face sends the search answer as JSON straight from fragments: each school's result
+# encoded once per data version (its own Struct, so the shape is still declared once), and
+# where a distance goes in it. msgspec's encoder cannot splice a member into bytes it made.
+_DISTANCE = b',"distanceMiles":'
+_MARK = 0.123456789  # a distance no shown one (four decimals) can be
+
+
+def _result_json(s: School, base_url: str) -> tuple[bytes, int]:
+    """A result's JSON without a distance, and the offset where `,"distanceMiles":d` goes."""
+    result = _search_result(s, base_url)
+    whole = msgspec.json.encode(result)
+    marked = msgspec.json.encode(replace(result, distance_miles=_MARK))
+    cut = marked.find(_DISTANCE + msgspec.json.encode(_MARK))
+    if cut < 0 or marked != whole[:cut] + _DISTANCE + msgspec.json.encode(_MARK) + whole[cut:]:
+        raise AssertionError("a search result's distance is not where its fragment says")
+    return whole, cut
+
+
+_RESULTS_JSON = PerSchool(_result_json)
+
+
+def search_response_json(answer: PublicSearchAnswer, *, base_url: str) -> bytes:
+    """`msgspec.json.encode(search_response(answer, ...))`, byte for byte, from fragments."""
+    request = answer.request
+    head = msgspec.json.encode(
+        SearchResponse(
+            query=request.query,
+            postcode=request.postcode,
+            phase=request.phase,
+            radius_miles=request.radius_miles,
+            total=answer.page.total,
+            limit=answer.limit,
+            results=[],
+        )
+    )
+    parts = [head[:-2]]  # (it ends `"results":[]}`: the last member)
+    with_distance = answer.with_distance
+    for hit in answer.page.hits:
+        whole, cut = _RESULTS_JSON(hit.school, base_url)
+        distance = hit.distance_miles
+        if with_distance and distance is not None:
+            shown = msgspec.json.encode(shown_distance(distance))
+            parts += (whole[:cut], _DISTANCE, shown, whole[cut:], b",")
+        else:
+            parts += (whole, b",")
+    if len(parts) > 1:
+        parts.pop()
+    parts.append(b"]}")
+    return b"".join(parts)
+
+
 def _school_record(school: School, base_url: str) -> Any:
     return public_record(school, url=school_url(base_url, school.urn))
 
@@ -83,6 +135,23 @@ def school_record(school: School, *, base_url: str, synthetic: bool = False) -> 
     """The open `SchoolRecord` (a `records.SchoolRecord`); `synthetic: true` when it is
     served from the bundled demo (invented schools), absent on real data."""
     return (_SYNTHETIC_RECORDS if synthetic else _RECORDS)(school, base_url)
+
+
+def _record_json(school: School, base_url: str) -> bytes:
+    return msgspec.json.encode(_school_record(school, base_url))
+
+
+def _synthetic_record_json(school: School, base_url: str) -> bytes:
+    return msgspec.json.encode(_synthetic_record(school, base_url))
+
+
+_RECORDS_JSON = PerSchool(_record_json)
+_SYNTHETIC_RECORDS_JSON = PerSchool(_synthetic_record_json)
+
+
+def school_record_json(school: School, *, base_url: str, synthetic: bool = False) -> bytes:
+    """`school_record` as JSON, encoded once per data version (the REST face sends it)."""
+    return (_SYNTHETIC_RECORDS_JSON if synthetic else _RECORDS_JSON)(school, base_url)
 
 
 def public_error(message: str, code: str | None = None) -> Error:
