@@ -67,21 +67,23 @@ def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchRespo
 
 
 # The REST face sends the search answer as JSON straight from fragments: each school's result
-# encoded once per data version (its own Struct, so the shape is still declared once), and
-# where a distance goes in it. msgspec's encoder cannot splice a member into bytes it made.
+# encoded once per data version (its own Struct, so the shape is still declared once), cut
+# where a distance goes. msgspec's encoder cannot splice a member into bytes it made.
+_encode = msgspec.json.Encoder().encode
 _DISTANCE = b',"distanceMiles":'
 _MARK = 0.123456789  # a distance no shown one (four decimals) can be
 
 
-def _result_json(s: School, base_url: str) -> tuple[bytes, int]:
-    """A result's JSON without a distance, and the offset where `,"distanceMiles":d` goes."""
+def _result_json(s: School, base_url: str) -> tuple[bytes, bytes]:
+    """A result's JSON without a distance, cut where `,"distanceMiles":d` goes."""
     result = _search_result(s, base_url)
-    whole = msgspec.json.encode(result)
-    marked = msgspec.json.encode(replace(result, distance_miles=_MARK))
-    cut = marked.find(_DISTANCE + msgspec.json.encode(_MARK))
-    if cut < 0 or marked != whole[:cut] + _DISTANCE + msgspec.json.encode(_MARK) + whole[cut:]:
+    whole = _encode(result)
+    marked = _encode(replace(result, distance_miles=_MARK))
+    cut = marked.find(_DISTANCE + _encode(_MARK))
+    before, after = whole[:cut], whole[cut:]
+    if cut < 0 or marked != before + _DISTANCE + _encode(_MARK) + after:
         raise AssertionError("a search result's distance is not where its fragment says")
-    return whole, cut
+    return before, after
 
 
 _RESULTS_JSON = PerSchool(_result_json)
@@ -90,7 +92,7 @@ _RESULTS_JSON = PerSchool(_result_json)
 def search_response_json(answer: PublicSearchAnswer, *, base_url: str) -> bytes:
     """`msgspec.json.encode(search_response(answer, ...))`, byte for byte, from fragments."""
     request = answer.request
-    head = msgspec.json.encode(
+    head = _encode(
         SearchResponse(
             query=request.query,
             postcode=request.postcode,
@@ -104,13 +106,12 @@ def search_response_json(answer: PublicSearchAnswer, *, base_url: str) -> bytes:
     parts = [head[:-2]]  # (it ends `"results":[]}`: the last member)
     with_distance = answer.with_distance
     for hit in answer.page.hits:
-        whole, cut = _RESULTS_JSON(hit.school, base_url)
+        before, after = _RESULTS_JSON(hit.school, base_url)
         distance = hit.distance_miles
         if with_distance and distance is not None:
-            shown = msgspec.json.encode(shown_distance(distance))
-            parts += (whole[:cut], _DISTANCE, shown, whole[cut:], b",")
+            parts += (before, _DISTANCE, _encode(shown_distance(distance)), after, b",")
         else:
-            parts += (whole, b",")
+            parts += (before, after, b",")
     if len(parts) > 1:
         parts.pop()
     parts.append(b"]}")
@@ -138,11 +139,11 @@ def school_record(school: School, *, base_url: str, synthetic: bool = False) -> 
 
 
 def _record_json(school: School, base_url: str) -> bytes:
-    return msgspec.json.encode(_school_record(school, base_url))
+    return _encode(_school_record(school, base_url))
 
 
 def _synthetic_record_json(school: School, base_url: str) -> bytes:
-    return msgspec.json.encode(_synthetic_record(school, base_url))
+    return _encode(_synthetic_record(school, base_url))
 
 
 _RECORDS_JSON = PerSchool(_record_json)
