@@ -64,6 +64,7 @@ COMPILED = (
     "src/schooldata/entrypoints/rest/routes.py",
     "src/schooldata/entrypoints/rest/transport.py",
     "src/schooldata/entrypoints/scope.py",
+    "src/schooldata/entrypoints/wire/fragments.py",
     "src/schooldata/entrypoints/wire/list_items.py",
     "src/schooldata/entrypoints/wire/memo.py",
     "src/schooldata/entrypoints/wire/meta.py",

@@ -1,18 +1,22 @@
-"""The public answers REST sends from fragments are, byte for byte, their Structs encoded: the
-search answer (with and without distances) and the school record (real and synthetic)."""
+"""The answers REST sends from fragments are, byte for byte, their Structs encoded: the search
+answer (with and without distances), the school record (real and synthetic), the commercial
+lists, and every other answer of the registry."""
 
 from __future__ import annotations
 
 import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.contract.answers_calls import BASE_URL, REQUEST_ID, application, calls, outcome
 
+from schooldata.application.pipeline import Refused
 from schooldata.application.search_schools import PublicSearchAnswer, PublicSearchRequest
 from schooldata.domain.geo import Location
 from schooldata.domain.phase import GiasPhase
 from schooldata.domain.school import School
 from schooldata.domain.search import SearchHit, SearchPage
 from schooldata.domain.urn import Urn
+from schooldata.entrypoints import answers
 from schooldata.entrypoints.wire.public import (
     school_record,
     school_record_json,
@@ -38,7 +42,7 @@ schools = st.builds(
 
 hits = st.builds(SearchHit, school=schools, distance_miles=st.none() | st.floats(0.0, 100.0))
 
-answers = st.builds(
+search_answers = st.builds(
     PublicSearchAnswer,
     request=st.builds(
         PublicSearchRequest,
@@ -60,7 +64,7 @@ bases = st.sampled_from(["http://testserver", "https://api.example.org/v1", "htt
 
 
 @settings(max_examples=300)
-@given(answers, bases)
+@given(search_answers, bases)
 def test_the_search_answer_from_fragments_is_its_struct_encoded(
     answer: PublicSearchAnswer, base_url: str
 ) -> None:
@@ -86,3 +90,23 @@ def test_a_school_is_never_served_the_record_of_the_other_label() -> None:
     synthetic = school_record_json(school, base_url="http://a", synthetic=True)
     assert b'"synthetic":true' in synthetic
     assert b"synthetic" not in real
+
+
+def test_every_answer_rest_sends_is_byte_for_byte_its_structs_encoded() -> None:
+    app = application()
+    compared = 0
+    for label, call in calls():
+        result = outcome(app, call)
+        if isinstance(result, Refused):
+            continue
+        expected = msgspec.json.encode(
+            answers.shape(result, base_url=BASE_URL, request_id=REQUEST_ID, page_url=_page_url)
+        )
+        sent = answers.encoded(result, base_url=BASE_URL, request_id=REQUEST_ID, page_url=_page_url)
+        assert sent == expected, label
+        compared += 1
+    assert compared > 30
+
+
+def _page_url(page: int) -> str:
+    return f"{BASE_URL}/api/v1/schools?page={page}"

@@ -24,7 +24,8 @@ from schooldata.application.pipeline import Outcome
 from schooldata.entrypoints import tables
 from schooldata.entrypoints.wire import commercial, comparisons, datasets, envelope, public
 from schooldata.entrypoints.wire.envelope import ListMeta, LookupMeta, Meta, Pagination
-from schooldata.entrypoints.wire.list_items import list_item
+from schooldata.entrypoints.wire.fragments import Members, encode
+from schooldata.entrypoints.wire.list_items import add_list_item, list_item
 from schooldata.entrypoints.wire.meta import AttributionOf, linked, pagination
 from schooldata.entrypoints.wire.records import SchoolProfile, SchoolRecord
 
@@ -60,7 +61,8 @@ class Output:
     is None for a public shape (the body is `data` itself), else the envelope's meta.
     `table` None: the answer is one document, never a table (it stays JSON). `labelled`: how
     a shape that can say so renders a result of synthetic data. `encode`: a public body's
-    JSON from fragments encoded once per data version, where a face sends bytes (REST)."""
+    JSON from fragments encoded once per data version, where a face sends bytes (REST);
+    `members`: as `render`, its `data` list as such fragments (`wire.fragments.Members`)."""
 
     body: Any
     render: Render
@@ -68,8 +70,11 @@ class Output:
     table: Table | None = None
     labelled: Render | None = None
     encode: Encode | None = None
+    members: Render | None = None
 
-    def render_of(self, outcome: Outcome, base_url: str) -> Shown:
+    def render_of(self, outcome: Outcome, base_url: str, *, as_json: bool = False) -> Shown:
+        if as_json and self.members is not None:
+            return self.members(outcome.result, base_url)
         render = self.labelled if outcome.synthetic and self.labelled is not None else self.render
         return render(outcome.result, base_url)
 
@@ -102,6 +107,16 @@ def _schools(answer: Any, base_url: str) -> Shown:
             for hit in answer.result.hits
         ],
         pagination=pagination(answer.page, answer.per_page, answer.result.total),
+    )
+
+
+def _schools_json(answer: Any, base_url: str) -> Shown:
+    items = Members()
+    with_distance = answer.with_distance
+    for hit in answer.result.hits:
+        add_list_item(items, hit, base_url=base_url, with_distance=with_distance)
+    return Shown(
+        data=items, pagination=pagination(answer.page, answer.per_page, answer.result.total)
     )
 
 
@@ -148,6 +163,7 @@ def _profile(answer: Any, base_url: str) -> Shown:
 
 SCHOOL_PAGE = envelope.envelope_of("SchoolPage", list[commercial.SchoolListItem], ListMeta)
 SCHOOL_TABLE = Table(tables.SCHOOLS_COLUMNS)
+SCHOOLS = Output(SCHOOL_PAGE, _schools, ListMeta, SCHOOL_TABLE, members=_schools_json)
 # The profile is a Struct built at start from the licensing registry: a value to mypy.
 PROFILES = list[SchoolProfile]  # type: ignore[valid-type]
 
@@ -172,9 +188,9 @@ OUTPUTS: dict[str, Output] = {
         _page(commercial.freshness_item),
         Table(tables.FRESHNESS_COLUMNS),
     ),
-    "listSchools": Output(SCHOOL_PAGE, _schools, ListMeta, SCHOOL_TABLE),
-    "searchSchoolsCommercial": Output(SCHOOL_PAGE, _schools, ListMeta, SCHOOL_TABLE),
-    "nearbySchools": Output(SCHOOL_PAGE, _schools, ListMeta, SCHOOL_TABLE),
+    "listSchools": SCHOOLS,
+    "searchSchoolsCommercial": SCHOOLS,
+    "nearbySchools": SCHOOLS,
     "listLocalAuthorities": _keyed(
         "AuthorityPage",
         list[commercial.Authority],
@@ -228,8 +244,10 @@ _every_operation_has_an_output()
 _ATTRIBUTION = AttributionOf()
 
 
-def shown(outcome: Outcome, *, base_url: str) -> Shown:
-    return OUTPUTS[outcome.operation.name].render_of(outcome, base_url)
+def shown(outcome: Outcome, *, base_url: str, as_json: bool = False) -> Shown:
+    """The result as Structs; `as_json`: a list's `data` may be JSON fragments instead, for
+    `encode_shown` alone."""
+    return OUTPUTS[outcome.operation.name].render_of(outcome, base_url, as_json=as_json)
 
 
 def public_json(outcome: Outcome, *, base_url: str) -> bytes | None:
@@ -276,6 +294,18 @@ def shaped(
     return output.body(data=result.data, meta=output.meta(**members))
 
 
+def encode_shown(
+    outcome: Outcome, result: Shown, *, request_id: str, page_url: PageUrl | None = None
+) -> bytes:
+    """`shaped` as JSON bytes; a `data` of fragments is spliced into the rest encoded."""
+    data = result.data
+    if not isinstance(data, Members):
+        return encode(shaped(outcome, result, request_id=request_id, page_url=page_url))
+    empty = Shown(data=[], pagination=result.pagination, meta=result.meta)
+    rest = encode(shaped(outcome, empty, request_id=request_id, page_url=page_url))
+    return data.spliced(rest, b'"data":[]')
+
+
 def body(outcome: Outcome, *, base_url: str, request_id: str) -> Json:
     """The whole answer as plain JSON values (MCP's structuredContent, the CLI)."""
     return msgspec.to_builtins(shape(outcome, base_url=base_url, request_id=request_id))  # type: ignore[no-any-return]
@@ -284,10 +314,13 @@ def body(outcome: Outcome, *, base_url: str, request_id: str) -> Json:
 def encoded(
     outcome: Outcome, *, base_url: str, request_id: str, page_url: PageUrl | None = None
 ) -> bytes:
-    """The whole answer as JSON bytes, ready to send (REST)."""
-    return msgspec.json.encode(
-        shape(outcome, base_url=base_url, request_id=request_id, page_url=page_url)
-    )
+    """The whole answer as JSON bytes, ready to send (REST): from fragments where the
+    answer has them, the same bytes as its Structs encoded."""
+    whole = public_json(outcome, base_url=base_url)
+    if whole is not None:
+        return whole
+    result = shown(outcome, base_url=base_url, as_json=True)
+    return encode_shown(outcome, result, request_id=request_id, page_url=page_url)
 
 
 def table_of(operation: str) -> Table | None:

@@ -18,7 +18,6 @@ from functools import partial
 from typing import Any
 
 import anyio.to_thread
-import msgspec
 from litestar import Request
 
 from schooldata.application.access import Caller
@@ -164,11 +163,12 @@ class Routes:
     ) -> Reply:
         """The outcome in the representation chosen, with its page links when it is a page."""
         base = self.base_url(request)
-        if media_type == negotiation.JSON:
+        if media_type == negotiation.JSON:  # (from fragments, when the answer has them)
             fragments = answers.public_json(outcome, base_url=base)
             if fragments is not None:
                 return success_response(outcome, fragments, headers)
-        result = answers.shown(outcome, base_url=base)
+        as_json = media_type == negotiation.JSON
+        result = answers.shown(outcome, base_url=base, as_json=as_json)
         page_url = None
         if outcome.operation.paged and result.pagination is not None:
             query = bytes(request.scope.get("query_string", b""))
@@ -179,10 +179,10 @@ class Routes:
             return success_response(
                 outcome, text.encode("utf-8"), headers, media_type=CSV_MEDIA_TYPE
             )
-        shaped = answers.shaped(
+        body = answers.encode_shown(
             outcome, result, request_id=request_id_of(request), page_url=page_url
         )
-        return success_response(outcome, msgspec.json.encode(shaped), headers)
+        return success_response(outcome, body, headers)
 
     def refused(
         self, request: Request[Any, Any, Any], refused: Refused, headers: dict[str, str]

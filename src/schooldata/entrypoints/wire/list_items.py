@@ -16,6 +16,7 @@ from schooldata.entrypoints.wire.common import (
     school_url,
     suppressed_reason,
 )
+from schooldata.entrypoints.wire.fragments import Members, cut_at_distance
 from schooldata.entrypoints.wire.memo import PerSchool
 
 
@@ -51,3 +52,14 @@ def list_item(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolLi
     if with_distance and hit.distance_miles is not None:
         return replace(item, distance_miles=shown_distance(hit.distance_miles))
     return item
+
+
+_DISTANCE = b',"distance_miles":'
+_ITEM_CUTS = PerSchool(lambda s, base_url: cut_at_distance(_list_item(s, base_url), _DISTANCE))
+
+
+def add_list_item(items: Members, hit: SearchHit, *, base_url: str, with_distance: bool) -> None:
+    """`list_item` as JSON (`fragments`), from the school's item encoded once per version."""
+    distance = hit.distance_miles
+    shown = shown_distance(distance) if with_distance and distance is not None else None
+    items.add(_ITEM_CUTS(hit.school, base_url), _DISTANCE, shown)

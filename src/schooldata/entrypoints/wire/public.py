@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from msgspec import UNSET
 from msgspec.structs import replace
 
@@ -18,6 +17,7 @@ from schooldata.entrypoints.wire.common import (
     phase,
     school_url,
 )
+from schooldata.entrypoints.wire.fragments import Members, cut_at_distance, encode
 from schooldata.entrypoints.wire.memo import PerSchool
 from schooldata.entrypoints.wire.public_shapes import Error as Error
 from schooldata.entrypoints.wire.public_shapes import SchoolSearchResult as SchoolSearchResult
@@ -66,33 +66,17 @@ def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchRespo
     )
 
 
-# The REST face sends the search answer as JSON straight from fragments: each school's result
-# encoded once per data version (its own Struct, so the shape is still declared once), cut
-# where a distance goes. msgspec's encoder cannot splice a member into bytes it made.
-_encode = msgspec.json.Encoder().encode
 _DISTANCE = b',"distanceMiles":'
-_MARK = 0.123456789  # a distance no shown one (four decimals) can be
-
-
-def _result_json(s: School, base_url: str) -> tuple[bytes, bytes]:
-    """A result's JSON without a distance, cut where `,"distanceMiles":d` goes."""
-    result = _search_result(s, base_url)
-    whole = _encode(result)
-    marked = _encode(replace(result, distance_miles=_MARK))
-    cut = marked.find(_DISTANCE + _encode(_MARK))
-    before, after = whole[:cut], whole[cut:]
-    if cut < 0 or marked != before + _DISTANCE + _encode(_MARK) + after:
-        raise AssertionError("a search result's distance is not where its fragment says")
-    return before, after
-
-
-_RESULTS_JSON = PerSchool(_result_json)
+_RESULT_CUTS = PerSchool(
+    lambda s, base_url: cut_at_distance(_search_result(s, base_url), _DISTANCE)
+)
 
 
 def search_response_json(answer: PublicSearchAnswer, *, base_url: str) -> bytes:
-    """`msgspec.json.encode(search_response(answer, ...))`, byte for byte, from fragments."""
+    """`msgspec.json.encode(search_response(answer, ...))`, byte for byte, from each school's
+    result encoded once per data version (`fragments`)."""
     request = answer.request
-    head = _encode(
+    head = encode(
         SearchResponse(
             query=request.query,
             postcode=request.postcode,
@@ -103,19 +87,13 @@ def search_response_json(answer: PublicSearchAnswer, *, base_url: str) -> bytes:
             results=[],
         )
     )
-    parts = [head[:-2]]  # (it ends `"results":[]}`: the last member)
+    results = Members()
     with_distance = answer.with_distance
     for hit in answer.page.hits:
-        before, after = _RESULTS_JSON(hit.school, base_url)
         distance = hit.distance_miles
-        if with_distance and distance is not None:
-            parts += (before, _DISTANCE, _encode(shown_distance(distance)), after, b",")
-        else:
-            parts += (before, after, b",")
-    if len(parts) > 1:
-        parts.pop()
-    parts.append(b"]}")
-    return b"".join(parts)
+        shown = shown_distance(distance) if with_distance and distance is not None else None
+        results.add(_RESULT_CUTS(hit.school, base_url), _DISTANCE, shown)
+    return results.spliced(head, b'"results":[]')
 
 
 def _school_record(school: School, base_url: str) -> Any:
@@ -139,11 +117,11 @@ def school_record(school: School, *, base_url: str, synthetic: bool = False) -> 
 
 
 def _record_json(school: School, base_url: str) -> bytes:
-    return _encode(_school_record(school, base_url))
+    return encode(_school_record(school, base_url))
 
 
 def _synthetic_record_json(school: School, base_url: str) -> bytes:
-    return _encode(_synthetic_record(school, base_url))
+    return encode(_synthetic_record(school, base_url))
 
 
 _RECORDS_JSON = PerSchool(_record_json)
