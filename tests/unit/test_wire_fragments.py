@@ -1,6 +1,6 @@
 """The answers REST sends from fragments are, byte for byte, their Structs encoded: the search
-answer (with and without distances), the school record (real and synthetic), the commercial
-lists, and every other answer of the registry."""
+answer (with and without distances), the commercial lists, and every other answer of the
+registry."""
 
 from __future__ import annotations
 
@@ -18,8 +18,6 @@ from schooldata.domain.search import SearchHit, SearchPage
 from schooldata.domain.urn import Urn
 from schooldata.entrypoints import answers
 from schooldata.entrypoints.wire.public import (
-    school_record,
-    school_record_json,
     search_response,
     search_response_json,
 )
@@ -72,24 +70,6 @@ def test_the_search_answer_from_fragments_is_its_struct_encoded(
     assert search_response_json(answer, base_url=base_url) == expected
     # and again, from the fragments already made
     assert search_response_json(answer, base_url=base_url) == expected
-
-
-@settings(max_examples=200)
-@given(schools, bases, st.booleans())
-def test_the_school_record_from_fragments_is_its_struct_encoded(
-    school: School, base_url: str, synthetic: bool
-) -> None:
-    expected = msgspec.json.encode(school_record(school, base_url=base_url, synthetic=synthetic))
-    for _ in range(2):
-        assert school_record_json(school, base_url=base_url, synthetic=synthetic) == expected
-
-
-def test_a_school_is_never_served_the_record_of_the_other_label() -> None:
-    school = School(urn=Urn(100001), name="Acorn Primary")
-    real = school_record_json(school, base_url="http://a")
-    synthetic = school_record_json(school, base_url="http://a", synthetic=True)
-    assert b'"synthetic":true' in synthetic
-    assert b"synthetic" not in real
 
 
 def test_every_answer_rest_sends_is_byte_for_byte_its_structs_encoded() -> None:

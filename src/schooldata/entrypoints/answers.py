@@ -153,10 +153,6 @@ def _search_json(answer: Any, base_url: str, _synthetic: bool) -> bytes:
     return public.search_response_json(answer, base_url=base_url)
 
 
-def _record_json(school: Any, base_url: str, synthetic: bool) -> bytes:
-    return public.school_record_json(school, base_url=base_url, synthetic=synthetic)
-
-
 def _profile(answer: Any, base_url: str) -> Shown:
     return Shown(data=commercial.profile(answer, base_url=base_url))
 
@@ -174,10 +170,8 @@ OUTPUTS: dict[str, Output] = {
         table=Table(tables.SEARCH_COLUMNS, lambda response: response.results),
         encode=_search_json,
     ),
-    "getSchool": Output(SchoolRecord, _record, labelled=_synthetic_record, encode=_record_json),
-    "getSchoolLegacy": Output(
-        SchoolRecord, _record, labelled=_synthetic_record, encode=_record_json
-    ),
+    "getSchool": Output(SchoolRecord, _record, labelled=_synthetic_record),
+    "getSchoolLegacy": Output(SchoolRecord, _record, labelled=_synthetic_record),
     "getMeta": _keyed(
         "ServiceAnswer", commercial.ServiceDocument, Meta, _document(commercial.meta_document)
     ),

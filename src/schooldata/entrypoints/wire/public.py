@@ -116,22 +116,5 @@ def school_record(school: School, *, base_url: str, synthetic: bool = False) -> 
     return (_SYNTHETIC_RECORDS if synthetic else _RECORDS)(school, base_url)
 
 
-def _record_json(school: School, base_url: str) -> bytes:
-    return encode(_school_record(school, base_url))
-
-
-def _synthetic_record_json(school: School, base_url: str) -> bytes:
-    return encode(_synthetic_record(school, base_url))
-
-
-_RECORDS_JSON = PerSchool(_record_json)
-_SYNTHETIC_RECORDS_JSON = PerSchool(_synthetic_record_json)
-
-
-def school_record_json(school: School, *, base_url: str, synthetic: bool = False) -> bytes:
-    """`school_record` as JSON, encoded once per data version (the REST face sends it)."""
-    return (_SYNTHETIC_RECORDS_JSON if synthetic else _RECORDS_JSON)(school, base_url)
-
-
 def public_error(message: str, code: str | None = None) -> Error:
     return Error(error=message, code=UNSET if code is None else code)
