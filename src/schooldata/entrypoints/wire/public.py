@@ -51,6 +51,14 @@ def search_result(hit: SearchHit, *, base_url: str, with_distance: bool) -> Scho
 
 
 def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchResponse:
+    with_distance = answer.with_distance
+    results = [
+        search_result(h, base_url=base_url, with_distance=with_distance) for h in answer.page.hits
+    ]
+    return _response(answer, results)
+
+
+def _response(answer: PublicSearchAnswer, results: list[SchoolSearchResult]) -> SearchResponse:
     request = answer.request
     return SearchResponse(
         query=request.query,
@@ -59,10 +67,7 @@ def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchRespo
         radius_miles=request.radius_miles,
         total=answer.page.total,
         limit=answer.limit,
-        results=[
-            search_result(h, base_url=base_url, with_distance=answer.with_distance)
-            for h in answer.page.hits
-        ],
+        results=results,
     )
 
 
@@ -75,18 +80,7 @@ _RESULT_CUTS = PerSchool(
 def search_response_json(answer: PublicSearchAnswer, *, base_url: str) -> bytes:
     """`msgspec.json.encode(search_response(answer, ...))`, byte for byte, from each school's
     result encoded once per data version (`fragments`)."""
-    request = answer.request
-    head = encode(
-        SearchResponse(
-            query=request.query,
-            postcode=request.postcode,
-            phase=request.phase,
-            radius_miles=request.radius_miles,
-            total=answer.page.total,
-            limit=answer.limit,
-            results=[],
-        )
-    )
+    head = encode(_response(answer, []))
     results = Members()
     with_distance = answer.with_distance
     for hit in answer.page.hits:
