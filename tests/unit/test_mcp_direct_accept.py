@@ -1,4 +1,5 @@
-"""The direct road judges Accept as the SDK does, remembering a bounded number of values."""
+"""The direct road judges Accept and the header list as the SDK does, remembering a bounded
+number of each."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp.server.streamable_http import check_accept_headers
+from mcp.shared.inbound import find_duplicated_routing_header
 from starlette.requests import Request
 
 from schooldata.entrypoints.mcp_server import direct
-from schooldata.entrypoints.mcp_server.direct import AcceptsJson
+from schooldata.entrypoints.mcp_server.direct import AcceptsJson, HeaderChecks
 
 _media = st.sampled_from(
     [
@@ -60,3 +62,50 @@ def test_remembered_accept_values_stay_within_their_bound() -> None:
     long_value = "text/html, " + "x" * direct.MAX_ACCEPT_CHARS
     assert accepts_json(long_value) is False
     assert long_value not in accepts_json.known  # judged every time, never kept
+
+
+_header_names = st.sampled_from(
+    [b"accept", b"Accept", b"mcp-method", b"MCP-Method", b"mcp-name", b"host", b"content-length"]
+)
+_header_values = st.sampled_from(
+    [b"application/json, text/event-stream", b"text/html", b"tools/call", b"search_schools", b"1"]
+)
+_raw_headers = st.lists(st.tuples(_header_names, _header_values), max_size=8)
+
+
+def _sdk_first_values(raw: list[tuple[bytes, bytes]]) -> dict[str, str] | None:
+    """What the direct road read before remembering: each name's first value, or None where
+    the Accept check or the SDK's duplicated-routing-header check refuses the list."""
+    items = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in raw]
+    first: dict[str, str] = {}
+    for name, value in items:
+        first.setdefault(name, value)
+    if not _sdk_accepts_json(first.get("accept", "")):
+        return None
+    if find_duplicated_routing_header(items) is not None:
+        return None
+    return first
+
+
+HEADERS_REMEMBERING = HeaderChecks()
+
+
+@settings(max_examples=400, deadline=None)
+@given(_raw_headers)
+def test_a_header_list_is_read_and_checked_as_the_sdk_does_the_first_time_and_after(
+    raw: list[tuple[bytes, bytes]],
+) -> None:
+    expected = _sdk_first_values(raw)
+    assert HEADERS_REMEMBERING(raw) == expected
+    assert HEADERS_REMEMBERING(list(raw)) == expected
+
+
+def test_remembered_header_lists_stay_within_their_bound() -> None:
+    checks = HeaderChecks()
+    accept = (b"accept", b"application/json, text/event-stream")
+    for n in range(direct.MAX_HEADER_LISTS * 3):
+        assert checks([accept, (b"content-length", b"%d" % n)]) is not None
+        assert len(checks.known) <= direct.MAX_HEADER_LISTS
+    large = [accept, (b"x-padding", b"x" * direct.MAX_HEADER_BYTES)]
+    assert checks(large) is not None
+    assert tuple(large) not in checks.known  # checked every time, never kept

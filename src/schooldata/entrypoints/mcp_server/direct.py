@@ -37,6 +37,8 @@ SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 _encode = msgspec.json.encode
 MAX_ACCEPTS = 64  # remembered Accept values, each at most MAX_ACCEPT_CHARS long
 MAX_ACCEPT_CHARS = 256
+MAX_HEADER_LISTS = 256  # remembered raw header lists, each at most MAX_HEADER_BYTES long
+MAX_HEADER_BYTES = 4096
 
 
 @frozen
@@ -65,6 +67,41 @@ class AcceptsJson:
         return known
 
 
+class HeaderChecks:
+    """The request's headers as the SDK's checks read them (each name's first value), and
+    whether they pass the checks that read nothing else (Accept, no duplicated routing header),
+    remembered per raw header list: a client sends the same few lists, differing at most in
+    Content-Length."""
+
+    def __init__(self) -> None:
+        self._accepts_json = AcceptsJson()
+        self.known: dict[tuple[tuple[bytes, bytes], ...], dict[str, str] | None] = {}
+
+    def __call__(self, raw: list[tuple[bytes, bytes]]) -> dict[str, str] | None:
+        """Each name's first value, or None when the headers fail those checks."""
+        key = tuple(raw)
+        if key in self.known:
+            return self.known[key]
+        found = self._checked(raw)
+        if sum(len(name) + len(value) for name, value in raw) <= MAX_HEADER_BYTES:
+            if len(self.known) >= MAX_HEADER_LISTS:
+                self.known.clear()
+            self.known[key] = found
+        return found
+
+    def _checked(self, raw: list[tuple[bytes, bytes]]) -> dict[str, str] | None:
+        # (as Starlette's `Headers.items()` and `dict(request.headers)`: a name's first value)
+        items = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in raw]
+        first: dict[str, str] = {}
+        for name, value in items:
+            first.setdefault(name, value)
+        if not self._accepts_json(first.get("accept", "")):
+            return None
+        if find_duplicated_routing_header(items) is not None:
+            return None
+        return first
+
+
 # Not a compiled (native) class: the twin tests send one app's calls through the SDK by
 # replacing its `match`, which a compiled caller would not see on a native class.
 @mypyc_attr(native_class=False)
@@ -72,7 +109,7 @@ class DirectCalls:
     def __init__(self, calls: ToolCalls, server_info: Mapping[str, Any]) -> None:
         self._calls = calls
         self._envelopes = Envelopes()
-        self._accepts_json = AcceptsJson()
+        self._headers = HeaderChecks()
         # The constant tail of every result: its type and the server's identity (spec #3002).
         self._tail = b',"resultType":"complete","_meta":' + _encode({SERVER_INFO: server_info})
 
@@ -82,16 +119,8 @@ class DirectCalls:
         """The call, when this request may skip the SDK; else None (nothing was counted)."""
         if message is None or message.get("method") != "tools/call" or "id" not in message:
             return None
-        # (as Starlette's `Headers.items()` and `dict(request.headers)`: a name's first value)
-        items = [
-            (name.decode("latin-1"), value.decode("latin-1")) for name, value in scope["headers"]
-        ]
-        first: dict[str, str] = {}
-        for name, value in items:
-            first.setdefault(name, value)
-        if not self._accepts_json(first.get("accept", "")):
-            return None
-        if find_duplicated_routing_header(items) is not None:
+        first = self._headers(scope["headers"])
+        if first is None:
             return None
         verdict = classify_inbound_request(message, headers=first)
         if not isinstance(verdict, InboundModernRoute):
@@ -110,7 +139,7 @@ class DirectCalls:
         return self._response(call.request_id, answer)
 
     def _response(self, request_id: int | str, answer: ToolAnswer) -> bytes:
-        payload = _encode(answer.payload)
+        payload = answer.json()
         content = _encode(
             [
                 {"text": answer.summary, "type": "text"},

@@ -46,6 +46,7 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 JSON = (b"content-type", b"application/json")
+_EDITED = (400, 413)  # statuses whose body may be edited (below)
 
 
 class SessionSource(Protocol):
@@ -128,12 +129,19 @@ class _ResponseEditor:
         self._chunks: list[bytes] = []
 
     async def __call__(self, message: Message) -> None:
+        if (
+            self._request.caller is None
+            and self._held is None
+            and message.get("status") not in _EDITED
+        ):
+            await self._send(message)  # (anonymous: no meter headers, nothing to edit)
+            return
         if message["type"] == "http.response.start":
             extra = await self._extra()
             replaced = {name for name, _ in extra}
             kept = [h for h in message.get("headers", []) if h[0].lower() not in replaced]
             message = {**message, "headers": [*kept, *extra]}
-            if message["status"] in (400, 413):  # perhaps a version rejection, or a 413: edit
+            if message["status"] in _EDITED:  # perhaps a version rejection, or a 413: edit
                 self._held = message
                 return
         elif message["type"] == "http.response.body" and self._held is not None:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import mcp_types as types
+import msgspec
 from attrs import frozen
 
 from schooldata.application.pipeline import ANONYMOUS, MCP, Pipeline, Refused
@@ -32,20 +33,31 @@ INTERNAL_MESSAGE = "The service failed to answer; please retry. Quote the reques
 
 @frozen
 class ToolAnswer:
-    """What a call answers: a line for the model, the JSON payload, and whether it failed."""
+    """What a call answers: a line for the model, the answer (its declared Struct, or a
+    refusal's plain body), and whether it failed."""
 
     summary: str
-    payload: dict[str, Any]
+    shape: Any
     is_error: bool = False
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """The answer as plain JSON values (`structuredContent`)."""
+        return msgspec.to_builtins(self.shape)  # type: ignore[no-any-return]
+
+    def json(self) -> bytes:
+        """The payload's JSON, encoded from the Struct itself (the same bytes)."""
+        return msgspec.json.encode(self.shape)
 
     def as_result(self) -> types.CallToolResult:
         """As the SDK sends it: the summary, the payload as text, and the payload itself."""
+        payload = self.payload
         return types.CallToolResult(
             content=[
                 types.TextContent(text=self.summary),
-                types.TextContent(text=_json(self.payload)),
+                types.TextContent(text=_json(payload)),
             ],
-            structured_content=self.payload,
+            structured_content=payload,
             is_error=self.is_error,
         )
 
@@ -83,8 +95,8 @@ def invoke(
         log.exception("MCP tool %s failed", tool.name, extra={"request_id": request.request_id})
         return failure(request, "internal_error", INTERNAL_MESSAGE, {})
     request.reading = outcome.reading
-    payload = answers.body(outcome, base_url=request.base_url, request_id=request.request_id)
-    return ToolAnswer(tool.summary(payload), payload)
+    shape = answers.shape(outcome, base_url=request.base_url, request_id=request.request_id)
+    return ToolAnswer(tool.summary(shape), shape)
 
 
 def failure(request: McpRequest, code: str, message: str, details: Mapping[str, Any]) -> ToolAnswer:

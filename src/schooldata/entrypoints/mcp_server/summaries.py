@@ -2,6 +2,9 @@
 
 The full result follows as JSON in a second text block and as `structuredContent`; these lines
 only orient. A null is written as "not available", never as 0.
+
+A summary reads the answer's declared Struct (`answers.shape`). The school lists, asked most,
+read its attributes; the other tools read its plain JSON values (`_from_json`).
 """
 
 from __future__ import annotations
@@ -9,53 +12,61 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 Payload = Mapping[str, Any]
-Summary = Callable[[Payload], str]
+Summary = Callable[[Any], str]
 MAX_LINES = 25
+
+
+def _from_json(summary: Callable[[Payload], str]) -> Summary:
+    """A summary that reads the answer's plain JSON values, as a summary of its Struct."""
+    return lambda shape: summary(msgspec.to_builtins(shape))
 
 
 def _shown(value: Any, suffix: str = "") -> str:
     return "not available" if value is None else f"{value}{suffix}"
 
 
-def _school_line(item: Mapping[str, Any], *, authority_key: str, distance_key: str) -> str:
-    parts = [str(item.get("phase") or "phase not recorded")]
-    if item.get(authority_key):
-        parts.append(str(item[authority_key]))
-    if item.get(distance_key) is not None:
-        parts.append(f"{item[distance_key]} miles")
-    return f"- {item.get('name')} (URN {item.get('urn')}; {'; '.join(parts)})"
+def _school_line(item: Any) -> str:
+    """A school of a list (a public search result or a commercial list item)."""
+    line = f"- {item.name} (URN {item.urn}; {item.phase or 'phase not recorded'}"
+    if item.local_authority:
+        line += f"; {item.local_authority}"
+    distance = item.distance_miles
+    if distance is not None and distance is not msgspec.UNSET:
+        line += f"; {distance} miles"
+    return line + ")"
 
 
-def _lines(items: Sequence[Mapping[str, Any]], line: Callable[[Mapping[str, Any]], str]) -> str:
+def _lines(items: Sequence[Any], line: Callable[[Any], str]) -> str:
     shown = [line(item) for item in items[:MAX_LINES]]
     if len(items) > MAX_LINES:
         shown.append(f"... and {len(items) - MAX_LINES} more (see the JSON).")
     return "\n".join(shown)
 
 
-def public_search(payload: Payload) -> str:
+def public_search(answer: Any) -> str:
+    """`answer`: the public `SearchResponse`."""
     asked = []
-    if payload.get("query"):
-        asked.append(f"matching {payload['query']!r}")
-    if payload.get("postcode"):
-        asked.append(f"nearest {payload['postcode']}")
-    if payload.get("radiusMiles") is not None:
-        asked.append(f"within {payload['radiusMiles']} miles")
-    if payload.get("phase"):
-        asked.append(f"phase {payload['phase']}")
-    results = payload.get("results", [])
+    if answer.query:
+        asked.append(f"matching {answer.query!r}")
+    if answer.postcode:
+        asked.append(f"nearest {answer.postcode}")
+    if answer.radius_miles is not None:
+        asked.append(f"within {answer.radius_miles} miles")
+    if answer.phase:
+        asked.append(f"phase {answer.phase}")
+    results = answer.results
     head = (
-        f"{payload.get('total', 0)} open schools {' '.join(asked)}; "
-        f"showing {len(results)} (limit {payload.get('limit')})."
+        f"{answer.total} open schools {' '.join(asked)}; "
+        f"showing {len(results)} (limit {answer.limit})."
     )
-    body = _lines(
-        results,
-        lambda r: _school_line(r, authority_key="localAuthority", distance_key="distanceMiles"),
-    )
+    body = _lines(results, _school_line)
     return f"{head}\n{body}" if body else head
 
 
+@_from_json
 def public_school(payload: Payload) -> str:
     place = " ".join(str(p) for p in (payload.get("town"), payload.get("postcode")) if p)
     return (
@@ -65,20 +76,19 @@ def public_school(payload: Payload) -> str:
     )
 
 
-def commercial_list(payload: Payload) -> str:
-    data = payload.get("data", [])
-    page = payload.get("meta", {}).get("pagination", {})
+def commercial_list(answer: Any) -> str:
+    """`answer`: the envelope of a page of `SchoolListItem`s."""
+    data = answer.data
+    page = answer.meta.pagination
     head = (
-        f"{page.get('total', 0)} schools; page {page.get('page')} of "
-        f"{page.get('total_pages')} ({len(data)} shown, {page.get('per_page')} per page)."
+        f"{page.total} schools; page {page.page} of "
+        f"{page.total_pages} ({len(data)} shown, {page.per_page} per page)."
     )
-    body = _lines(
-        data,
-        lambda r: _school_line(r, authority_key="local_authority", distance_key="distance_miles"),
-    )
+    body = _lines(data, _school_line)
     return f"{head}\n{body}" if body else head
 
 
+@_from_json
 def profile(payload: Payload) -> str:
     data = payload.get("data", {})
     return (
@@ -88,6 +98,7 @@ def profile(payload: Payload) -> str:
     )
 
 
+@_from_json
 def freshness(payload: Payload) -> str:
     data = payload.get("data", [])
     head = f"{len(data)} datasets:"
@@ -101,6 +112,7 @@ def freshness(payload: Payload) -> str:
     return f"{head}\n{body}" if body else f"{len(data)} datasets."
 
 
+@_from_json
 def inspections(payload: Payload) -> str:
     data = payload.get("data", {})
     school = data.get("school", {})
@@ -111,6 +123,7 @@ def inspections(payload: Payload) -> str:
     )
 
 
+@_from_json
 def topics(payload: Payload) -> str:
     data = payload.get("data", {})
     school = data.get("school", {})
@@ -124,12 +137,14 @@ def topics(payload: Payload) -> str:
     return "\n".join(lines)
 
 
+@_from_json
 def comparison(payload: Payload) -> str:
     schools = payload.get("data", {}).get("schools", [])
     names = ", ".join(f"{s.get('name')} ({s.get('urn')})" for s in schools)
     return f"Compared {len(schools)} schools: {names}."
 
 
+@_from_json
 def rankings(payload: Payload) -> str:
     meta = payload.get("meta", {})
     ranking = meta.get("ranking", {})

@@ -10,7 +10,7 @@ its answer is encoded from, both generated (`entrypoints.schemas`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from attrs import field, frozen
@@ -32,7 +32,7 @@ class ToolSpec:
     title: str
     description: str
     entry: Entry  # the operations it runs: public (anonymous) and keyed
-    summary: Callable[[Mapping[str, Any]], str]
+    summary: Callable[[Any], str]  # of the answer's declared Struct (`summaries`)
     output_schema: Schema = field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -108,7 +108,7 @@ def _dataset(
     title: str,
     operation: str,
     description: str,
-    summary: Callable[[Mapping[str, Any]], str],
+    summary: Callable[[Any], str],
 ) -> ToolSpec:
     """One dataset tool whose answer is the envelope of one document."""
     return ToolSpec(

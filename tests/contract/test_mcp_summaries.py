@@ -1,0 +1,49 @@
+"""Every tool's summary of every answer of the contract calls is the text it was before the
+summaries read the answer's Struct instead of its plain JSON (`baseline/mcp_summaries.json`,
+captured from the summaries that read plain JSON, on the rich dataset)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.contract.answers_calls import BASE_URL, REQUEST_ID, application, calls, outcome
+
+from schooldata.application.pipeline import Refused
+from schooldata.entrypoints import answers
+from schooldata.entrypoints.mcp_server.tools import COMMERCIAL_TOOLS, PUBLIC_TOOLS
+
+BASELINE = json.loads((Path(__file__).parent / "baseline" / "mcp_summaries.json").read_text())
+
+
+def _summaries() -> dict[str, str]:
+    app = application()
+    found: dict[str, str] = {}
+    for label, call in calls():
+        result = outcome(app, call)
+        if isinstance(result, Refused):
+            continue
+        for tier, tools in (("public", PUBLIC_TOOLS), ("commercial", COMMERCIAL_TOOLS)):
+            for tool in tools:
+                names = {op.name for op in (tool.entry.public, tool.entry.keyed) if op}
+                if result.operation.name in names:
+                    shape = answers.shape(result, base_url=BASE_URL, request_id=REQUEST_ID)
+                    found[f"{label} {tier}:{tool.name}"] = tool.summary(shape)
+    return found
+
+
+@pytest.fixture(scope="module")
+def summaries() -> dict[str, str]:
+    return _summaries()
+
+
+def test_every_tool_summarises_the_same_answers_as_when_the_baseline_was_captured(
+    summaries: dict[str, str],
+) -> None:
+    assert list(summaries) == list(BASELINE)
+
+
+@pytest.mark.parametrize("case", list(BASELINE))
+def test_a_summary_reads_as_it_did(summaries: dict[str, str], case: str) -> None:
+    assert summaries[case] == BASELINE[case]
