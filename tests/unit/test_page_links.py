@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schooldata.entrypoints.rest.links import link_header, page_url
+from schooldata.entrypoints.rest.links import around_page, link_header, page_url, plain_around_page
 from schooldata.entrypoints.wire.envelope import PageNumbers
 from schooldata.entrypoints.wire.meta import pagination
 
@@ -157,3 +157,41 @@ def test_urls_quoted_around_the_page_equal_the_whole_query_quoted(query: bytes, 
     if query.count(b"page") > 1:  # a second page is refused before any answer is linked
         return
     assert page_url(BASE, PATH, query, page) == _whole_query_quoted(query, page)
+
+
+_query_bytes = st.lists(
+    st.sampled_from(
+        [
+            b"page",
+            b"page=2",
+            b"per_page=10",
+            b"q=st%20mary",
+            b"q=a+b",
+            b"phase=primary",
+            b"pag%65=3",
+            b"",
+            b"x=<y>",
+            b"la=Camden",
+            b"q=caf\xc3\xa9",
+            b"sort=name",
+            b"page=",
+            b"=1",
+        ]
+    ),
+    max_size=6,
+).map(b"&".join)
+
+
+@given(_query_bytes | st.binary(max_size=30))
+def test_a_plain_query_is_read_around_its_page_as_the_pair_by_pair_reading_reads_it(
+    query: bytes,
+) -> None:
+    plain = plain_around_page(query)
+    assert plain is None or plain == around_page(query)
+
+
+def test_most_queries_are_plain() -> None:
+    for query in (b"", b"q=st%20mary", b"q=blackthorn&phase=primary&per_page=10&page=3"):
+        if b"%" not in query:
+            assert plain_around_page(query) == around_page(query)
+    assert plain_around_page(b"q=st%20mary") is None

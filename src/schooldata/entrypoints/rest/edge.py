@@ -34,7 +34,6 @@ from schooldata.entrypoints.rest.transport import (
     REQUEST_ID_KEY,
     ROUTE_LABEL_KEY,
     carries_key_in_query,
-    header_of,
     query_key_refusal,
     with_head,
 )
@@ -190,7 +189,8 @@ class HttpEdge:
             if not streaming and more:  # a streamed answer: headers now, the body as it comes
                 streaming = True
                 kept, found = _kept(held.get("headers", ()), keep_length=True)
-                headers = self._finish(scope, request, kept, found.get(b"vary"))
+                vary = found.get(b"vary")
+                headers = self._finish(scope, request, kept, vary, found.get(b"cache-control"))
                 await send({**held, "headers": headers})
             if streaming:
                 request.size += len(body)
@@ -247,7 +247,7 @@ class HttpEdge:
             vary = _varied(vary, CACHE_VARY)
             if representation.none_match(request.seen.get("if_none_match"), (tag, shown)):
                 headers = [h for h in headers if bytes(h[0]).lower() not in _ENTITY]
-                return 304, self._finish(scope, request, headers, vary), b""
+                return 304, self._finish(scope, request, headers, vary, cache_control), b""
             if coding is not None:
                 body = self._coded.get(shown, body, coding)
         elif coding is not None:
@@ -256,17 +256,22 @@ class HttpEdge:
             headers.append((b"content-encoding", coding.encode()))
             vary = _varied(vary, (b"Accept-Encoding",))
         headers.append((b"content-length", b"%d" % len(body)))
-        return status, self._finish(scope, request, headers, vary), body
+        return status, self._finish(scope, request, headers, vary, cache_control), body
 
     def _finish(
-        self, scope: Scope, request: _Request, headers: Headers, vary: bytes | None = None
+        self,
+        scope: Scope,
+        request: _Request,
+        headers: Headers,
+        vary: bytes | None = None,
+        cache_control: bytes | None = None,
     ) -> Headers:
         """What every answer gets: no-store and no ETag with credentials, CORS, OPTIONS'
-        `Allow` and extras, `Vary`, and the request id (replacing any other)."""
-        if request.credentials:
-            headers = [h for h in headers if bytes(h[0]).lower() != b"etag"]
-            if header_of(headers, b"cache-control") is None:
-                headers.append((b"cache-control", b"no-store"))
+        `Allow` and extras, `Vary`, and the request id (replacing any other). `headers` are
+        `_kept`'s (the app's ETag dropped: the edge tags only answers without credentials);
+        `cache_control`: the app's own, if it sent one."""
+        if request.credentials and cache_control is None:
+            headers.append((b"cache-control", b"no-store"))
         if request.cors:
             if self._cors.enabled and not self._cors.any:
                 vary = _varied(vary, (b"Origin",))

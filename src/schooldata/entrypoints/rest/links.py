@@ -18,6 +18,8 @@ from schooldata.entrypoints.wire.envelope import PageNumbers, Pagination
 # RFC 3986 query characters (pchar, "/", "?"), and "%" so existing escapes stay as sent.
 _QUERY_SAFE = "!$&'()*+,;=:@/?%-._~"
 _UNSAFE = re.compile(rb"[^A-Za-z0-9!$&'()*+,;=:@/?%\-._~]")
+# A query with none of these has no pair to decode (`%`, `+`) nor to quote (`_UNSAFE`).
+_IRREGULAR = re.compile(rb"[^A-Za-z0-9!$&'()*,;=:@/?\-._~]")
 
 
 def _is_page(pair: bytes) -> bool:
@@ -31,6 +33,14 @@ def page_urls(base: str, path: str, query: bytes) -> Callable[[int], str]:
     """The URL of any page of the list answered at `path` for `query`: the query is read and
     quoted once, around the place `page` takes (percent-encoding is byte by byte, so quoting
     the parts is quoting the whole)."""
+    before, after = plain_around_page(query) or around_page(query)
+    head = f"{base}{path}?{before}"
+    return lambda page: f"{head}page={page}{after}"
+
+
+def around_page(query: bytes) -> tuple[str, str]:
+    """The query before `page=N` (each pair followed by `&`) and after it (each preceded by
+    `&`), quoted: every pair but `page` in its place, empty pairs dropped."""
     before: list[bytes] = []
     after: list[bytes] = []
     found = False
@@ -41,9 +51,27 @@ def page_urls(base: str, path: str, query: bytes) -> Callable[[int], str]:
             found = True  # (a second page is refused before any answer: never here)
             continue
         (after if found else before).append(pair)
-    head = f"{base}{path}?" + "".join(_quoted(p) + "&" for p in before)
-    tail = "".join("&" + _quoted(p) for p in after)
-    return lambda page: f"{head}page={page}{tail}"
+    return "".join(_quoted(p) + "&" for p in before), "".join("&" + _quoted(p) for p in after)
+
+
+def plain_around_page(query: bytes) -> tuple[str, str] | None:
+    """`around_page` of a query with nothing to decode, quote or drop (most queries: no
+    escapes, no `+`, no empty pairs, one `page` at most), read without looking at each pair
+    twice; None: any other query."""
+    if _IRREGULAR.search(query) is not None or b"&&" in query:
+        return None
+    if query.startswith(b"&") or query.endswith(b"&"):
+        return None
+    pairs = query.split(b"&") if query else []
+    pages = [i for i, pair in enumerate(pairs) if pair == b"page" or pair.startswith(b"page=")]
+    if len(pages) > 1:
+        return None
+    if not pages:
+        return (query + b"&" if query else b"").decode("ascii"), ""
+    i = pages[0]
+    head = b"".join(pair + b"&" for pair in pairs[:i])
+    tail = b"".join(b"&" + pair for pair in pairs[i + 1 :])
+    return head.decode("ascii"), tail.decode("ascii")
 
 
 def page_url(base: str, path: str, query: bytes, page: int) -> str:

@@ -41,7 +41,7 @@ class Reply:
             (b"content-length", b"%d" % len(body)),
         ]
         if headers:
-            self.headers += [(k.lower().encode(), v.encode("latin-1")) for k, v in headers.items()]
+            self.headers += [(_name(k), v.encode("latin-1")) for k, v in headers.items()]
 
     async def send(self, send: Send) -> None:
         await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
@@ -51,6 +51,19 @@ class Reply:
         """As a Litestar route handler answers."""
         headers = [(k.decode(), v.decode("latin-1")) for k, v in self.headers]
         return ASGIResponse(body=self.body, status_code=self.status, headers=headers)
+
+
+_NAMES: dict[str, bytes] = {}  # the app's own header names (constants), lowered and encoded
+MAX_NAMES = 64
+
+
+def _name(name: str) -> bytes:
+    lowered = _NAMES.get(name)
+    if lowered is None:
+        lowered = name.lower().encode("latin-1")
+        if len(_NAMES) < MAX_NAMES:
+            _NAMES[name] = lowered
+    return lowered
 
 
 def success_response(
