@@ -140,11 +140,14 @@ class DirectCalls:
 
     def _response(self, request_id: int | str, answer: ToolAnswer) -> bytes:
         payload = answer.json()
-        content = _encode(
-            [
-                {"text": answer.summary, "type": "text"},
-                {"text": payload.decode(), "type": "text"},
-            ]
+        content = b"".join(
+            (
+                b'[{"text":',
+                _encode(answer.summary),
+                b',"type":"text"},{"text":',
+                json_string_of(payload),
+                b',"type":"text"}]',
+            )
         )
         return b"".join(
             (
@@ -160,3 +163,10 @@ class DirectCalls:
                 b"}}",
             )
         )
+
+
+def json_string_of(json_text: bytes) -> bytes:
+    """Compact JSON as msgspec writes it, as a JSON string (quotes included): the same bytes as
+    encoding its decoded text, since such JSON holds no raw control character and only its
+    backslashes and quotes need escaping."""
+    return b'"' + json_text.replace(b"\\", b"\\\\").replace(b'"', b'\\"') + b'"'
