@@ -10,6 +10,7 @@ import datetime as dt
 import io
 import json
 import socket
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -136,20 +137,31 @@ RESET = 0
 
 
 def raw(
-    request: Callable[[Env], bytes], *, keyed: bool = False, reset_is_refusal: bool = False
+    request: Callable[[Env], bytes],
+    *,
+    keyed: bool = False,
+    reset_is_refusal: bool = False,
+    split_at: int | None = None,
 ) -> Callable[[Env], Answer]:
     """Bytes on a socket, exactly as given (clients refuse to send most of these).
 
     `reset_is_refusal`: for a request too big for the HTTP parser, a server that answers 4xx
     and closes while the client is still sending resets the connection (unread data at
-    close is an RST in TCP), and the client may lose the answer; that is a refusal too."""
+    close is an RST in TCP), and the client may lose the answer; that is a refusal too.
+    `split_at`: send the first that many bytes, pause, then the rest, so that the server
+    reads the request in two pieces (as a slow client's arrives)."""
 
     def send(env: Env) -> Answer:
         port = int(env.base.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
             data = b""
             try:
-                sock.sendall(request(env))
+                payload = request(env)
+                if split_at is not None:
+                    sock.sendall(payload[:split_at])
+                    time.sleep(0.05)
+                    payload = payload[split_at:]
+                sock.sendall(payload)
                 while chunk := sock.recv(65536):
                     data += chunk
             except (ConnectionResetError, BrokenPipeError):
@@ -547,6 +559,19 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
                 lambda key: b"Authorization: Bearer " + key.encode(),
             ),
             keyed=True,
+        ),
+        {400},
+        "query_too_long",
+    ),
+    (  # the same, arriving in two reads: the HTTP layer still hands it to the app
+        "list-15000-distinct-names-in-two-reads",
+        raw(
+            keyed_line(
+                b"/api/v1/schools?" + b"&".join(b"%x" % i for i in range(15_000)),
+                lambda key: b"Authorization: Bearer " + key.encode(),
+            ),
+            keyed=True,
+            split_at=20_000,
         ),
         {400},
         "query_too_long",

@@ -11,6 +11,11 @@ from typing import Any
 
 import uvicorn
 
+GRANIAN_BUFFER_BYTES = 8192 + 4096 * 100
+"""granian's HTTP/1 read buffer (hyper's `max_buf_size`, granian's default): `schooldata serve`
+hands the app any request that fits it. h11's own default (16 KiB) would refuse a long
+request line or not, depending on whether it arrives in one read or two."""
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -27,7 +32,13 @@ def live_server(asgi: Any) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        asgi, host="127.0.0.1", port=port, access_log=False, log_config=None, lifespan="on"
+        asgi,
+        host="127.0.0.1",
+        port=port,
+        access_log=False,
+        log_config=None,
+        lifespan="on",
+        h11_max_incomplete_event_size=GRANIAN_BUFFER_BYTES,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
