@@ -34,19 +34,25 @@ INTERNAL_MESSAGE = "The service failed to answer; please retry. Quote the reques
 @frozen
 class ToolAnswer:
     """What a call answers: a line for the model, the answer (its declared Struct, or a
-    refusal's plain body), and whether it failed."""
+    refusal's plain body), and whether it failed. `encoded`: the answer's JSON where it was
+    made from fragments (`answers.public_json`); then `shape` is None."""
 
     summary: str
     shape: Any
     is_error: bool = False
+    encoded: bytes | None = None
 
     @property
     def payload(self) -> dict[str, Any]:
         """The answer as plain JSON values (`structuredContent`)."""
+        if self.encoded is not None:
+            return msgspec.json.decode(self.encoded)  # type: ignore[no-any-return]
         return msgspec.to_builtins(self.shape)  # type: ignore[no-any-return]
 
     def json(self) -> bytes:
-        """The payload's JSON, encoded from the Struct itself (the same bytes)."""
+        """The payload's JSON (encoded from the Struct: the same bytes)."""
+        if self.encoded is not None:
+            return self.encoded
         return msgspec.json.encode(self.shape)
 
     def as_result(self) -> types.CallToolResult:
@@ -95,6 +101,11 @@ def invoke(
         log.exception("MCP tool %s failed", tool.name, extra={"request_id": request.request_id})
         return failure(request, "internal_error", INTERNAL_MESSAGE, {})
     request.reading = outcome.reading
+    if tool.result_summary is not None:
+        encoded = answers.public_json(outcome, base_url=request.base_url)
+        if encoded is not None:
+            summary = tool.result_summary(outcome.result, request.base_url)
+            return ToolAnswer(summary, None, encoded=encoded)
     shape = answers.shape(outcome, base_url=request.base_url, request_id=request.request_id)
     return ToolAnswer(tool.summary(shape), shape)
 

@@ -4,7 +4,9 @@ The full result follows as JSON in a second text block and as `structuredContent
 only orient. A null is written as "not available", never as 0.
 
 A summary reads the answer's declared Struct (`answers.shape`). The school lists, asked most,
-read its attributes; the other tools read its plain JSON values (`_from_json`).
+read its attributes; the other tools read its plain JSON values (`_from_json`). The public
+search, whose JSON is made from fragments, is summarised from the Structs of its schools
+(`public_search_result`), the same text.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
+
+from schooldata.application.search_schools import PublicSearchAnswer
+from schooldata.entrypoints.wire import public
 
 Payload = Mapping[str, Any]
 Summary = Callable[[Any], str]
@@ -28,26 +33,57 @@ def _shown(value: Any, suffix: str = "") -> str:
     return "not available" if value is None else f"{value}{suffix}"
 
 
-def _school_line(item: Any) -> str:
-    """A school of a list (a public search result or a commercial list item)."""
+def _line_head(item: Any) -> str:
+    """A school of a list (a public search result or a commercial list item), up to where
+    its distance goes."""
     line = f"- {item.name} (URN {item.urn}; {item.phase or 'phase not recorded'}"
     if item.local_authority:
         line += f"; {item.local_authority}"
+    return line
+
+
+def _line_tail(distance: float | None) -> str:
+    return ")" if distance is None else f"; {distance} miles)"
+
+
+def _school_line(item: Any) -> str:
     distance = item.distance_miles
-    if distance is not None and distance is not msgspec.UNSET:
-        line += f"; {distance} miles"
-    return line + ")"
+    return _line_head(item) + _line_tail(None if distance is msgspec.UNSET else distance)
+
+
+def _listed(shown: list[str], count: int) -> str:
+    """The first lines of `count`, and how many more there are."""
+    if count > MAX_LINES:
+        shown.append(f"... and {count - MAX_LINES} more (see the JSON).")
+    return "\n".join(shown)
 
 
 def _lines(items: Sequence[Any], line: Callable[[Any], str]) -> str:
-    shown = [line(item) for item in items[:MAX_LINES]]
-    if len(items) > MAX_LINES:
-        shown.append(f"... and {len(items) - MAX_LINES} more (see the JSON).")
-    return "\n".join(shown)
+    return _listed([line(item) for item in items[:MAX_LINES]], len(items))
 
 
 def public_search(answer: Any) -> str:
     """`answer`: the public `SearchResponse`."""
+    results = answer.results
+    return _search_text(answer, len(results), _lines(results, _school_line))
+
+
+def public_search_result(result: PublicSearchAnswer, base_url: str) -> str:
+    """`public_search` of the answer the result is shown as, read from each school's result
+    Struct made once per data version (`wire.public`) with its distance beside it, not from a
+    `SearchResponse` made for the summary alone."""
+    with_distance = result.with_distance
+    hits = result.page.hits
+    shown = [
+        _line_head(public.plain_search_result(hit.school, base_url))
+        + _line_tail(public.distance_shown(hit, with_distance))
+        for hit in hits[:MAX_LINES]
+    ]
+    return _search_text(public.search_head(result), len(hits), _listed(shown, len(hits)))
+
+
+def _search_text(answer: Any, count: int, body: str) -> str:
+    """The summary of a `SearchResponse` (its `results` not read) showing `count` results."""
     asked = []
     if answer.query:
         asked.append(f"matching {answer.query!r}")
@@ -57,12 +93,7 @@ def public_search(answer: Any) -> str:
         asked.append(f"within {answer.radius_miles} miles")
     if answer.phase:
         asked.append(f"phase {answer.phase}")
-    results = answer.results
-    head = (
-        f"{answer.total} open schools {' '.join(asked)}; "
-        f"showing {len(results)} (limit {answer.limit})."
-    )
-    body = _lines(results, _school_line)
+    head = f"{answer.total} open schools {' '.join(asked)}; showing {count} (limit {answer.limit})."
     return f"{head}\n{body}" if body else head
 
 

@@ -33,6 +33,9 @@ class ToolSpec:
     description: str
     entry: Entry  # the operations it runs: public (anonymous) and keyed
     summary: Callable[[Any], str]  # of the answer's declared Struct (`summaries`)
+    # Of the operation's result and base URL, the same text, for an answer whose JSON is made
+    # from fragments (`answers.public_json`) rather than encoded from its Struct.
+    result_summary: Callable[[Any, str], str] | None = None
     output_schema: Schema = field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -83,6 +86,7 @@ PUBLIC_TOOLS: tuple[ToolSpec, ...] = (
         ),
         entry=_public("searchSchools"),
         summary=summaries.public_search,
+        result_summary=summaries.public_search_result,
     ),
     ToolSpec(
         name="get_school",

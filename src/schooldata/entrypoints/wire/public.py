@@ -40,14 +40,34 @@ def _search_result(s: School, base_url: str) -> SchoolSearchResult:
     )
 
 
-_SEARCH_RESULTS = PerSchool(_search_result)
+_DISTANCE = b',"distanceMiles":'
+
+
+def _result_and_cut(s: School, base_url: str) -> tuple[SchoolSearchResult, tuple[bytes, bytes]]:
+    result = _search_result(s, base_url)
+    return result, cut_at_distance(result, _DISTANCE)
+
+
+# A school's result and its JSON cut where a distance goes, side by side: an answer made from
+# the JSON and summarised from the Struct (MCP) reads one entry of one memo per school.
+_SEARCH_RESULTS = PerSchool(_result_and_cut)
+
+
+def plain_search_result(school: School, base_url: str) -> SchoolSearchResult:
+    """A school's search result without a distance, made once per data version."""
+    return _SEARCH_RESULTS(school, base_url)[0]
+
+
+def distance_shown(hit: SearchHit, with_distance: bool) -> float | None:
+    """The distance a result shows (rounded as shown), or None: none asked for, or none."""
+    distance = hit.distance_miles
+    return shown_distance(distance) if with_distance and distance is not None else None
 
 
 def search_result(hit: SearchHit, *, base_url: str, with_distance: bool) -> SchoolSearchResult:
-    result = _SEARCH_RESULTS(hit.school, base_url)
-    if with_distance and hit.distance_miles is not None:
-        return replace(result, distance_miles=shown_distance(hit.distance_miles))
-    return result
+    result = _SEARCH_RESULTS(hit.school, base_url)[0]
+    distance = distance_shown(hit, with_distance)
+    return result if distance is None else replace(result, distance_miles=distance)
 
 
 def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchResponse:
@@ -56,6 +76,11 @@ def search_response(answer: PublicSearchAnswer, *, base_url: str) -> SearchRespo
         search_result(h, base_url=base_url, with_distance=with_distance) for h in answer.page.hits
     ]
     return _response(answer, results)
+
+
+def search_head(answer: PublicSearchAnswer) -> SearchResponse:
+    """The answer with no results: what it says besides them."""
+    return _response(answer, [])
 
 
 def _response(answer: PublicSearchAnswer, results: list[SchoolSearchResult]) -> SearchResponse:
@@ -71,12 +96,6 @@ def _response(answer: PublicSearchAnswer, results: list[SchoolSearchResult]) -> 
     )
 
 
-_DISTANCE = b',"distanceMiles":'
-_RESULT_CUTS = PerSchool(
-    lambda s, base_url: cut_at_distance(_search_result(s, base_url), _DISTANCE)
-)
-
-
 def search_response_json(answer: PublicSearchAnswer, *, base_url: str) -> bytes:
     """`msgspec.json.encode(search_response(answer, ...))`, byte for byte, from each school's
     result encoded once per data version (`fragments`)."""
@@ -84,9 +103,8 @@ def search_response_json(answer: PublicSearchAnswer, *, base_url: str) -> bytes:
     results = Members()
     with_distance = answer.with_distance
     for hit in answer.page.hits:
-        distance = hit.distance_miles
-        shown = shown_distance(distance) if with_distance and distance is not None else None
-        results.add(_RESULT_CUTS(hit.school, base_url), _DISTANCE, shown)
+        shown = distance_shown(hit, with_distance)
+        results.add(_SEARCH_RESULTS(hit.school, base_url)[1], _DISTANCE, shown)
     return results.spliced(head, b'"results":[]')
 
 
