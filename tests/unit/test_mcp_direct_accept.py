@@ -96,8 +96,11 @@ def test_a_header_list_is_read_and_checked_as_the_sdk_does_the_first_time_and_af
     raw: list[tuple[bytes, bytes]],
 ) -> None:
     expected = _sdk_first_values(raw)
-    assert HEADERS_REMEMBERING(raw) == expected
-    assert HEADERS_REMEMBERING(list(raw)) == expected
+    first, again = HEADERS_REMEMBERING(raw), HEADERS_REMEMBERING(list(raw))
+    assert (first and first.first) == expected
+    assert (again and again.first) == expected
+    if first is not None and again is not None:
+        assert first.serial == again.serial
 
 
 def test_remembered_header_lists_stay_within_their_bound() -> None:
@@ -107,5 +110,18 @@ def test_remembered_header_lists_stay_within_their_bound() -> None:
         assert checks([accept, (b"content-length", b"%d" % n)]) is not None
         assert len(checks.known) <= direct.MAX_HEADER_LISTS
     large = [accept, (b"x-padding", b"x" * direct.MAX_HEADER_BYTES)]
-    assert checks(large) is not None
+    read = checks(large)
+    assert read is not None and read.serial is None  # nothing is remembered under it
     assert tuple(large) not in checks.known  # checked every time, never kept
+
+
+def test_each_remembered_header_list_has_a_serial_of_its_own_never_reused() -> None:
+    checks = HeaderChecks()
+    accept = (b"accept", b"application/json")
+    seen = set()
+    for n in range(direct.MAX_HEADER_LISTS * 2):  # (the memo is emptied once on the way)
+        read = checks([accept, (b"content-length", b"%d" % n)])
+        assert read is not None and read.serial is not None and read.serial not in seen
+        seen.add(read.serial)
+        again = checks([accept, (b"content-length", b"%d" % n)])
+        assert again is not None and again.serial == read.serial

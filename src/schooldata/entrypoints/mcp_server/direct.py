@@ -18,11 +18,7 @@ from typing import Any
 import msgspec
 from attrs import frozen
 from mcp.server.streamable_http import check_accept_headers
-from mcp.shared.inbound import (
-    InboundModernRoute,
-    classify_inbound_request,
-    find_duplicated_routing_header,
-)
+from mcp.shared.inbound import find_duplicated_routing_header
 from mypy_extensions import mypyc_attr
 from starlette.requests import Request
 
@@ -67,26 +63,38 @@ class AcceptsJson:
         return known
 
 
+@frozen
+class SentHeaders:
+    """A request's headers as the SDK's checks read them (each name's first value), and the
+    serial of the remembered header list they were read from (None: not remembered)."""
+
+    first: dict[str, str]
+    serial: int | None = None
+
+
 class HeaderChecks:
-    """The request's headers as the SDK's checks read them (each name's first value), and
-    whether they pass the checks that read nothing else (Accept, no duplicated routing header),
-    remembered per raw header list: a client sends the same few lists, differing at most in
-    Content-Length."""
+    """The request's headers as the SDK's checks read them, and whether they pass the checks
+    that read nothing else (Accept, no duplicated routing header), remembered per raw header
+    list: a client sends the same few lists, differing at most in Content-Length."""
 
     def __init__(self) -> None:
         self._accepts_json = AcceptsJson()
-        self.known: dict[tuple[tuple[bytes, bytes], ...], dict[str, str] | None] = {}
+        self.known: dict[tuple[tuple[bytes, bytes], ...], SentHeaders | None] = {}
+        self._serials = 0  # (never reused, so a verdict kept under one never meets another list)
 
-    def __call__(self, raw: list[tuple[bytes, bytes]]) -> dict[str, str] | None:
-        """Each name's first value, or None when the headers fail those checks."""
+    def __call__(self, raw: list[tuple[bytes, bytes]]) -> SentHeaders | None:
+        """The headers read, or None when they fail those checks."""
         key = tuple(raw)
         if key in self.known:
             return self.known[key]
-        found = self._checked(raw)
-        if sum(len(name) + len(value) for name, value in raw) <= MAX_HEADER_BYTES:
-            if len(self.known) >= MAX_HEADER_LISTS:
-                self.known.clear()
-            self.known[key] = found
+        first = self._checked(raw)
+        if sum(len(name) + len(value) for name, value in raw) > MAX_HEADER_BYTES:
+            return None if first is None else SentHeaders(first)
+        self._serials += 1
+        found = None if first is None else SentHeaders(first, self._serials)
+        if len(self.known) >= MAX_HEADER_LISTS:
+            self.known.clear()
+        self.known[key] = found
         return found
 
     def _checked(self, raw: list[tuple[bytes, bytes]]) -> dict[str, str] | None:
@@ -119,13 +127,10 @@ class DirectCalls:
         """The call, when this request may skip the SDK; else None (nothing was counted)."""
         if message is None or message.get("method") != "tools/call" or "id" not in message:
             return None
-        first = self._headers(scope["headers"])
-        if first is None:
+        headers = self._headers(scope["headers"])
+        if headers is None:
             return None
-        verdict = classify_inbound_request(message, headers=first)
-        if not isinstance(verdict, InboundModernRoute):
-            return None
-        envelope = self._envelopes.checked(message, verdict.protocol_version)
+        envelope = self._envelopes.checked(message, headers.first, headers.serial)
         if envelope is None:
             return None
         tool = self._calls.find(envelope.name, caller)

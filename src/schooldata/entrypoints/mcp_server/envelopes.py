@@ -1,10 +1,12 @@
-"""The SDK's validation of a `tools/call` envelope, remembered per envelope shape.
+"""The SDK's validation of a `tools/call` request, remembered per envelope shape.
 
 Whether the SDK accepts an envelope depends on everything in it but the contents of
 `arguments` (any JSON object is valid there) and the value of the id (an integer or a
 string): so an envelope is judged by the SDK's own models once per shape, the message with
-those two abstracted, and a repeated shape is not judged again. The SDK's pydantic models cost
-more per call than the rest of the direct road's checks together (docs/performance.md).
+those two abstracted, and a repeated shape is not judged again. Its ladder (`_meta`, the
+routing headers, the version) reads the same message and the headers: it is run once per
+shape and remembered header list. The SDK's pydantic models cost more per call than the rest
+of the direct road's checks together (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ from typing import Any
 
 import msgspec
 from attrs import frozen
+from mcp.shared.inbound import InboundModernRoute, classify_inbound_request
 from mcp_types import CallToolRequestParams, JSONRPCRequest
 from mcp_types import methods as spec_methods
 
 MAX_SHAPES = 256  # remembered shapes (a client sends a few: its _meta and its id's type)
 MAX_SHAPE_CHARS = 2_048  # a larger envelope is judged every time, never kept
+MAX_LADDERS = 1_024  # remembered (shape, header list) verdicts: lists differ in Content-Length
+REFUSED = ""  # a remembered verdict of the ladder's: the request is refused
 
 
 @frozen
@@ -30,28 +35,63 @@ class Envelope:
 
 class Envelopes:
     def __init__(self) -> None:
-        self._accepted: dict[str, bool] = {}
+        self._accepted: dict[tuple[str, str], bool] = {}
+        self._versions: dict[tuple[str, int], str] = {}
 
-    def checked(self, message: Mapping[str, Any], version: str) -> Envelope | None:
-        """The call the SDK would take from `message`, or None when it would refuse it."""
-        shape = shape_of(message, version)
+    def checked(
+        self, message: Mapping[str, Any], headers: Mapping[str, str], serial: int | None
+    ) -> Envelope | None:
+        """The call the SDK would take from `message` sent with `headers` (each name's first
+        value), or None when it would refuse it. `serial` names the remembered header list
+        `headers` was read from (None: it was not remembered, so neither is the verdict)."""
+        shape = shape_of(message)
         if shape is None:
-            return judged(message, version)
-        accepted = self._accepted.get(shape)
+            return judged(message, headers)
+        version = self._version(message, headers, shape, serial)
+        if version == REFUSED:
+            return None
+        accepted = self._accepted.get((version, shape))
         if accepted is None:
-            envelope = judged(message, version)
+            envelope = judged_at(message, version)
             if len(self._accepted) >= MAX_SHAPES:
                 self._accepted.clear()
-            self._accepted[shape] = envelope is not None
+            self._accepted[(version, shape)] = envelope is not None
             return envelope
         if not accepted:
             return None
         params = message["params"]
         return Envelope(message["id"], params["name"], params.get("arguments") or {})
 
+    def _version(
+        self, message: Mapping[str, Any], headers: Mapping[str, str], shape: str, serial: int | None
+    ) -> str:
+        """The protocol version the ladder routes the request at, or REFUSED."""
+        if serial is not None and (found := self._versions.get((shape, serial))) is not None:
+            return found
+        version = ladder(message, headers)
+        if serial is not None:
+            if len(self._versions) >= MAX_LADDERS:
+                self._versions.clear()
+            self._versions[(shape, serial)] = version
+        return version
 
-def judged(message: Mapping[str, Any], version: str) -> Envelope | None:
-    """The SDK's own checks: the JSON-RPC envelope, the method's params for `version`, and
+
+def ladder(message: Mapping[str, Any], headers: Mapping[str, str]) -> str:
+    """The SDK's ladder (`classify_inbound_request`): the version it routes at, or REFUSED."""
+    verdict = classify_inbound_request(message, headers=headers)
+    if not isinstance(verdict, InboundModernRoute):
+        return REFUSED
+    return verdict.protocol_version
+
+
+def judged(message: Mapping[str, Any], headers: Mapping[str, str]) -> Envelope | None:
+    """Every check of the SDK's, run now: its ladder, then its models (`judged_at`)."""
+    version = ladder(message, headers)
+    return None if version == REFUSED else judged_at(message, version)
+
+
+def judged_at(message: Mapping[str, Any], version: str) -> Envelope | None:
+    """The SDK's own models: the JSON-RPC envelope, the method's params for `version`, and
     the params as its tools/call handler reads them."""
     try:
         envelope = JSONRPCRequest.model_validate(message)
@@ -62,7 +102,7 @@ def judged(message: Mapping[str, Any], version: str) -> Envelope | None:
     return Envelope(envelope.id, params.name, params.arguments or {})
 
 
-def shape_of(message: Mapping[str, Any], version: str) -> str | None:
+def shape_of(message: Mapping[str, Any]) -> str | None:
     """`message` with its id's value and its arguments' contents abstracted (None: it has no
     shape worth keeping: an id or arguments of another kind, or too large)."""
     request_id = message.get("id")
@@ -81,7 +121,7 @@ def shape_of(message: Mapping[str, Any], version: str) -> str | None:
             params = {**params, "arguments": {}}
         elif arguments is not None:
             return None
-    abstracted = (version, {**message, "id": kind, "params": params})
+    abstracted = {**message, "id": kind, "params": params}
     try:
         shape = _as_json(abstracted)
         if shape.find("null") >= 0:  # JSON writes NaN and infinities as null too: repr tells
