@@ -202,6 +202,12 @@ def keyed_line(target: bytes, header: Callable[[str], bytes]) -> Callable[[Env],
     return build
 
 
+MANY_NAMES = keyed_line(
+    b"/api/v1/schools?" + b"&".join(b"%x" % i for i in range(15_000)),
+    lambda key: b"Authorization: Bearer " + key.encode(),
+)
+
+
 def chunks(size: int) -> Iterator[bytes]:
     sent = 0
     while sent < size:
@@ -553,26 +559,13 @@ CASES: list[tuple[str, Callable[[Env], Answer], set[int], str | None]] = [
     ),
     (  # issue 22: 15,000 distinct names (74 KB) took 2.1 s to refuse, one parse per name
         "list-15000-distinct-names",
-        raw(
-            keyed_line(
-                b"/api/v1/schools?" + b"&".join(b"%x" % i for i in range(15_000)),
-                lambda key: b"Authorization: Bearer " + key.encode(),
-            ),
-            keyed=True,
-        ),
+        raw(MANY_NAMES, keyed=True),
         {400},
         "query_too_long",
     ),
     (  # the same, arriving in two reads: the HTTP layer still hands it to the app
         "list-15000-distinct-names-in-two-reads",
-        raw(
-            keyed_line(
-                b"/api/v1/schools?" + b"&".join(b"%x" % i for i in range(15_000)),
-                lambda key: b"Authorization: Bearer " + key.encode(),
-            ),
-            keyed=True,
-            split_at=20_000,
-        ),
+        raw(MANY_NAMES, keyed=True, split_at=20_000),
         {400},
         "query_too_long",
     ),
