@@ -20,6 +20,7 @@ from schooldata.entrypoints.observability.access import (
     MAX_WAITING_CHARS,
     STALE_SECONDS,
     AccessLog,
+    milliseconds,
 )
 from schooldata.entrypoints.observability.logs import configure_logging, timestamp
 from schooldata.entrypoints.observability.metrics import Metrics
@@ -291,3 +292,13 @@ def test_lines_whose_loop_closed_before_they_were_written_are_not_left_waiting(
     time.sleep(STALE_SECONDS + 0.1)
     log.write({**ENTRY, "status": 201})  # off any loop: written at once, after the first
     assert [line["status"] for line in lines(counting)] == [200, 201]
+
+
+@given(st.floats(min_value=0, max_value=3600, allow_nan=False))
+def test_a_latency_is_written_in_milliseconds_to_the_hundredth(seconds: float) -> None:
+    shown = milliseconds(seconds)
+    exact = seconds * 1000
+    assert abs(shown - exact) <= 0.005 + 1e-9 * max(1.0, exact)
+    assert round(shown, 2) == shown  # no more than two decimals, as written
+    if abs(abs(seconds * 100_000 % 1) - 0.5) > 1e-6:  # not on a half: round(ms, 2) exactly
+        assert shown == round(exact, 2)

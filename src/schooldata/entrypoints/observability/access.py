@@ -30,6 +30,13 @@ STALE_SECONDS = 1.0  # a scheduled drain this late never ran (its loop closed)
 MAX_WAITING_CHARS = 64 * 1024
 
 
+def milliseconds(seconds: float) -> float:
+    """A latency in milliseconds to the hundredth: `round(ms, 2)`'s value but where the
+    product's own rounding falls on a half, at a third of its cost (`round` to a whole number
+    skips the decimal conversion `round(x, 2)` makes)."""
+    return round(seconds * 100_000) / 100
+
+
 # Not a compiled (native) class: `_LOGS` holds it by a weak reference.
 @mypyc_attr(native_class=False)
 class AccessLog:
@@ -78,7 +85,7 @@ class AccessLog:
         if not logger.isEnabledFor(logging.INFO):
             return
         sent = query.decode("latin-1") if query else None
-        latency_ms = round(seconds * 1000, 2)
+        latency_ms = milliseconds(seconds)
         handler = self._direct_handler()
         if handler is None:
             entry: dict[str, Any] = {
