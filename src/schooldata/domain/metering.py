@@ -45,14 +45,19 @@ class MeterReading(NamedTuple):
     quota_reset: int
 
     def headers(self) -> dict[str, str]:
-        return {
-            "X-RateLimit-Limit": str(self.rate_limit),
-            "X-RateLimit-Remaining": str(max(0, self.rate_remaining)),
-            "X-RateLimit-Reset": str(self.rate_reset),
-            "X-Quota-Limit": str(self.quota_limit),
-            "X-Quota-Remaining": str(max(0, self.quota_remaining)),
-            "X-Quota-Reset": str(self.quota_reset),
-        }
+        """The six headers, named as `METER_HEADERS` (a count below zero is shown as 0)."""
+        return {name: str(max(0, value)) for name, value in zip(METER_HEADERS, self, strict=True)}
+
+
+# The six headers, in the order of `MeterReading`'s fields.
+METER_HEADERS = (
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "X-Quota-Limit",
+    "X-Quota-Remaining",
+    "X-Quota-Reset",
+)
 
 
 class LimitReached(DomainError):

@@ -274,6 +274,13 @@ def shaped(
     output = OUTPUTS[outcome.operation.name]
     if output.meta is None or not outcome.keyed:
         return result.data
+    meta = _meta(output.meta, outcome, result, request_id, page_url)
+    return output.body(data=result.data, meta=meta)
+
+
+def _meta(
+    meta: type[Struct], outcome: Outcome, result: Shown, request_id: str, page_url: PageUrl | None
+) -> Struct:
     sources, updated = _ATTRIBUTION(outcome.sources)
     members: dict[str, Any] = {
         "request_id": request_id,
@@ -285,19 +292,22 @@ def shaped(
         members["pagination"] = paging if page_url is None else linked(paging, page_url)
     if result.meta:
         members.update(result.meta)
-    return output.body(data=result.data, meta=output.meta(**members))
+    return meta(**members)
 
 
 def encode_shown(
     outcome: Outcome, result: Shown, *, request_id: str, page_url: PageUrl | None = None
 ) -> bytes:
-    """`shaped` as JSON bytes; a `data` of fragments is spliced into the rest encoded."""
+    """`shaped` as JSON bytes. An envelope (`envelope_of`: `data`, then `meta`) is joined from
+    its two members encoded, a `data` of fragments (`Members`) included as they are."""
+    output = OUTPUTS[outcome.operation.name]
     data = result.data
-    if not isinstance(data, Members):
-        return encode(shaped(outcome, result, request_id=request_id, page_url=page_url))
-    empty = Shown(data=[], pagination=result.pagination, meta=result.meta)
-    rest = encode(shaped(outcome, empty, request_id=request_id, page_url=page_url))
-    return data.spliced(rest, b'"data":[]')
+    if output.meta is None or not outcome.keyed:
+        return data.array() if isinstance(data, Members) else encode(data)
+    meta = encode(_meta(output.meta, outcome, result, request_id, page_url))
+    if isinstance(data, Members):
+        return b"".join((b'{"data":[', *data.parts, b'],"meta":', meta, b"}"))
+    return b"".join((b'{"data":', encode(data), b',"meta":', meta, b"}"))
 
 
 def body(outcome: Outcome, *, base_url: str, request_id: str) -> Json:

@@ -13,13 +13,14 @@ import re
 from collections.abc import Callable
 from urllib.parse import quote, unquote_to_bytes
 
-from schooldata.entrypoints.wire.envelope import PageNumbers, Pagination
+from schooldata.entrypoints.wire.envelope import Pagination
+from schooldata.entrypoints.wire.meta import page_numbers
 
 # RFC 3986 query characters (pchar, "/", "?"), and "%" so existing escapes stay as sent.
 _QUERY_SAFE = "!$&'()*+,;=:@/?%-._~"
 _UNSAFE = re.compile(rb"[^A-Za-z0-9!$&'()*+,;=:@/?%\-._~]")
-# A query with none of these has no pair to decode (`%`, `+`) nor to quote (`_UNSAFE`).
-_IRREGULAR = re.compile(rb"[^A-Za-z0-9!$&'()*,;=:@/?\-._~]")
+# A name holding `%` or `+` (it may decode to `page`), in a query with `&` put before it.
+_ESCAPED_NAME = re.compile(rb"&[^=&]*[%+]")
 
 
 def _is_page(pair: bytes) -> bool:
@@ -55,19 +56,23 @@ def around_page(query: bytes) -> tuple[str, str]:
 
 
 def plain_around_page(query: bytes) -> tuple[str, str] | None:
-    """`around_page` of a query with nothing to decode, quote or drop (most queries: no
-    escapes, no `+`, no empty pairs, one `page` at most), read without looking at each pair
-    twice; None: any other query."""
-    if _IRREGULAR.search(query) is not None or b"&&" in query:
+    """`around_page` of a query with nothing to quote or drop and no name to decode (most
+    queries: escapes and `+` in values only, no empty pairs, one `page` at most), read without
+    looking at each pair twice; None: any other query."""
+    if _UNSAFE.search(query) is not None or b"&&" in query:
         return None
     if query.startswith(b"&") or query.endswith(b"&"):
         return None
-    pairs = query.split(b"&") if query else []
+    if (b"%" in query or b"+" in query) and _ESCAPED_NAME.search(b"&" + query) is not None:
+        return None
+    if query.find(b"page") < 0:  # (no pair is named `page`)
+        return (query + b"&" if query else b"").decode("ascii"), ""
+    pairs = query.split(b"&")
     pages = [i for i, pair in enumerate(pairs) if pair == b"page" or pair.startswith(b"page=")]
     if len(pages) > 1:
         return None
     if not pages:
-        return (query + b"&" if query else b"").decode("ascii"), ""
+        return (query + b"&").decode("ascii"), ""
     i = pages[0]
     head = b"".join(pair + b"&" for pair in pairs[:i])
     tail = b"".join(b"&" + pair for pair in pairs[i + 1 :])
@@ -87,7 +92,7 @@ def _quoted(pair: bytes) -> str:
 
 def link_header(paging: Pagination, url_of: Callable[[int], str]) -> str:
     """`Link` for one page: first, prev (after page 1), next (before the last page), last."""
-    numbers = PageNumbers.of(paging.page, paging.total_pages)
+    numbers = page_numbers(paging.page, paging.total_pages)
     links = [("first", numbers.first)]
     if numbers.prev is not None:
         links.append(("prev", numbers.prev))

@@ -16,6 +16,7 @@ from litestar.response.base import ASGIResponse
 
 from schooldata.application.pipeline import Outcome, Refused
 from schooldata.domain.keys import AuthenticationFailed
+from schooldata.domain.metering import METER_HEADERS, MeterReading
 from schooldata.entrypoints.refusals import error_body, status_of
 from schooldata.entrypoints.rest.transport import Send
 
@@ -32,8 +33,14 @@ class Reply:
     __slots__ = ("body", "headers", "status")
 
     def __init__(
-        self, status: int, body: bytes, media_type: str, headers: Mapping[str, str] | None
+        self,
+        status: int,
+        body: bytes,
+        media_type: str,
+        headers: Mapping[str, str] | None,
+        encoded: list[tuple[bytes, bytes]] | None = None,
     ) -> None:
+        """`encoded`: more headers, already encoded, sent after `headers`."""
         self.status = status
         self.body = body
         self.headers = [
@@ -42,6 +49,8 @@ class Reply:
         ]
         if headers:
             self.headers += [(_name(k), v.encode("latin-1")) for k, v in headers.items()]
+        if encoded:
+            self.headers += encoded
 
     async def send(self, send: Send) -> None:
         await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
@@ -74,13 +83,24 @@ def success_response(
     media_type: str = JSON,
 ) -> Reply:
     """`body` is the answer already encoded (JSON, or a list's CSV)."""
-    if outcome.keyed:
-        extra = dict(headers or {})
-        if outcome.reading is not None:
-            extra.update(outcome.reading.headers())
-        extra.update(NO_STORE)
-        headers = extra
-    return Reply(200, body, media_type, headers)
+    if not outcome.keyed:
+        return Reply(200, body, media_type, headers)
+    reading = outcome.reading
+    encoded = [] if reading is None else meter_headers(reading)
+    encoded.append(_NO_STORE)
+    return Reply(200, body, media_type, headers, encoded)
+
+
+_METER_NAMES = tuple(name.lower().encode("latin-1") for name in METER_HEADERS)
+_NO_STORE = (b"cache-control", b"no-store")
+
+
+def meter_headers(reading: MeterReading) -> list[tuple[bytes, bytes]]:
+    """`reading.headers()` encoded, written here: every keyed answer sends them."""
+    return [
+        (name, b"%d" % (value if value > 0 else 0))
+        for name, value in zip(_METER_NAMES, reading, strict=True)
+    ]
 
 
 def refusal_response(

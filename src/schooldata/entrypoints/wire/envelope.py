@@ -6,8 +6,8 @@ generation time, the pagination of a list, and source attribution. A refusal is
 
 A list's pagination names the next and previous pages as absolute URLs where the answer has
 an address to page by (REST: the request's URL with `page` replaced); where a client pages by
-arguments instead (MCP, the library) they are null. `PageNumbers` says which pages those are;
-`meta` builds the meta of each answer.
+arguments instead (MCP, the library) they are null. `meta` says which pages those are and
+builds the meta of each answer.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import datetime as dt
 from typing import Annotated, Any
 
 import msgspec
-from attrs import frozen
 from msgspec import Meta as Constraint
 from msgspec import Struct
 
@@ -132,29 +131,6 @@ def envelope_of(name: str, data: Any, meta: type[Struct]) -> type[Struct]:
         forbid_unknown_fields=True,
         namespace={"__doc__": f"The commercial envelope: `data` and its `{meta.__name__}`."},
     )
-
-
-@frozen
-class PageNumbers:
-    """The pages a page links to. `prev` is the page before this one that can hold items:
-    page - 1, or the last page when this one is past the end (so following it from past the
-    end reaches the data); `next` exists only before the last page. An empty list has one
-    (empty) page: first and last are 1."""
-
-    first: int
-    last: int
-    prev: int | None
-    next: int | None
-
-    @classmethod
-    def of(cls, page: int, total_pages: int) -> PageNumbers:
-        last = max(total_pages, 1)
-        return cls(
-            first=1,
-            last=last,
-            prev=min(page - 1, last) if page > 1 else None,
-            next=page + 1 if page < total_pages else None,
-        )
 
 
 def commercial_error(

@@ -46,6 +46,10 @@ class Members:
         else:
             self.parts += (before, key, encode(distance), after)
 
+    def array(self) -> bytes:
+        """The members as one JSON array."""
+        return b"".join((b"[", *self.parts, b"]"))
+
     def spliced(self, document: bytes, empty: bytes) -> bytes:
         """`document` with these members in its one `empty` array (`"data":[]`)."""
         at = document.find(empty)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import msgspec
 
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.entrypoints.wire.common import optional_timestamp, timestamp
-from schooldata.entrypoints.wire.envelope import PageNumbers, Pagination, Source
+from schooldata.entrypoints.wire.envelope import Pagination, Source
 
 Attribution = tuple[list[Source], dt.datetime | None]
 
@@ -66,9 +67,31 @@ def pagination(page: int, per_page: int, total: int) -> Pagination:
     )
 
 
+class PageNumbers(NamedTuple):
+    """The pages a page links to. `prev` is the page before this one that can hold items:
+    page - 1, or the last page when this one is past the end (so following it from past the
+    end reaches the data); `next` exists only before the last page. An empty list has one
+    (empty) page: first and last are 1."""
+
+    first: int
+    last: int
+    prev: int | None
+    next: int | None
+
+
+def page_numbers(page: int, total_pages: int) -> PageNumbers:
+    last = max(total_pages, 1)
+    return PageNumbers(
+        1,
+        last,
+        min(page - 1, last) if page > 1 else None,
+        page + 1 if page < total_pages else None,
+    )
+
+
 def linked(paging: Pagination, page_url: Callable[[int], str]) -> Pagination:
     """`paging` with the URLs of its next and previous pages."""
-    numbers = PageNumbers.of(paging.page, paging.total_pages)
+    numbers = page_numbers(paging.page, paging.total_pages)
     return msgspec.structs.replace(
         paging,
         next=None if numbers.next is None else page_url(numbers.next),
