@@ -66,7 +66,18 @@ def test_the_first_read_waits_for_the_first_build_and_answers_as_the_store(sourc
         assert reader.search(query=SchoolQuery()) == source.inner.search(query=SchoolQuery())
         assert reader.ready
         assert reader.local_authorities() == source.inner.local_authorities()
-        assert reader.current() == source.inner.current()
+        assert list(reader.current()) == source.inner.current()
+    finally:
+        reader.close()
+
+
+def test_every_read_of_one_data_version_gets_the_same_dataset_tuple(source: Source) -> None:
+    """So the answers' sources are recognised by identity (`wire.meta.AttributionOf`)."""
+    reader = SnapshotReader(source, refresh_seconds=60)  # type: ignore[arg-type]
+    try:
+        first = reader.current()
+        assert isinstance(first, tuple) and first
+        assert reader.current() is first
     finally:
         reader.close()
 

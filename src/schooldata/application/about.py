@@ -89,7 +89,7 @@ class About:
         self._in_memory = in_memory
         self._loaded = False  # in_memory() said so once
         # The last dataset list read and whether it held synthetic data.
-        self._synthetic: tuple[list[DatasetRecord], bool] = ([], False)
+        self._synthetic: tuple[tuple[DatasetRecord, ...], bool] = ((), False)
 
     def meta(self) -> ServiceMeta:
         never = tuple(
@@ -121,9 +121,11 @@ class About:
             self._loaded = True
         records = self._datasets.current()
         last, answer = self._synthetic
-        if records != last:
+        if records is not last and tuple(records) != last:
             answer = any(record.synthetic for record in records)
-            self._synthetic = (list(records), answer)  # (a copy: the port may reuse its list)
+            # A tuple: the port's own when it hands one out per version (`is` above), else
+            # a copy, since the port may reuse its list.
+            self._synthetic = (tuple(records), answer)
         return answer
 
     def freshness(self) -> list[Freshness]:

@@ -26,7 +26,13 @@ from schooldata.entrypoints.wire import commercial, comparisons, datasets, envel
 from schooldata.entrypoints.wire.envelope import ListMeta, LookupMeta, Meta, Pagination
 from schooldata.entrypoints.wire.fragments import Members, encode
 from schooldata.entrypoints.wire.list_items import add_list_item, list_item
-from schooldata.entrypoints.wire.meta import AttributionOf, linked, pagination
+from schooldata.entrypoints.wire.meta import (
+    AttributionOf,
+    EncodedAttributionOf,
+    joined,
+    linked,
+    pagination,
+)
 from schooldata.entrypoints.wire.records import SchoolProfile, SchoolRecord
 
 Json = dict[str, Any]
@@ -236,6 +242,7 @@ _every_operation_has_an_output()
 
 
 _ATTRIBUTION = AttributionOf()
+_ENCODED_ATTRIBUTION = EncodedAttributionOf()
 
 
 def shown(outcome: Outcome, *, base_url: str, as_json: bool = False) -> Shown:
@@ -299,12 +306,21 @@ def encode_shown(
     outcome: Outcome, result: Shown, *, request_id: str, page_url: PageUrl | None = None
 ) -> bytes:
     """`shaped` as JSON bytes. An envelope (`envelope_of`: `data`, then `meta`) is joined from
-    its two members encoded, a `data` of fragments (`Members`) included as they are."""
+    its members encoded (`wire.meta.joined`; the sources once per data version), a `data` of
+    fragments (`Members`) included as they are."""
     output = OUTPUTS[outcome.operation.name]
     data = result.data
     if output.meta is None or not outcome.keyed:
         return data.array() if isinstance(data, Members) else encode(data)
-    meta = encode(_meta(output.meta, outcome, result, request_id, page_url))
+    sources, updated = _ENCODED_ATTRIBUTION(outcome.sources)
+    members = {"request_id": encode(request_id), "data_updated_at": updated, "sources": sources}
+    if result.pagination is not None:
+        paging = result.pagination
+        members["pagination"] = encode(paging if page_url is None else linked(paging, page_url))
+    if result.meta:
+        for name, value in result.meta.items():
+            members[name] = encode(value)
+    meta = joined(output.meta, members)
     if isinstance(data, Members):
         return b"".join((b'{"data":[', *data.parts, b'],"meta":', meta, b"}"))
     return b"".join((b'{"data":', encode(data), b',"meta":', meta, b"}"))

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
 
 
 class DatasetRegistry(Protocol):
-    def current(self) -> list[DatasetRecord]:
-        """The current record of each imported dataset kind, by name."""
+    def current(self) -> Sequence[DatasetRecord]:
+        """The current record of each imported dataset kind, by name; never changed by the
+        caller (an adapter may hand the same sequence to every caller of a data version)."""
         ...
 
     def sources(self) -> list[SourceCheck]:

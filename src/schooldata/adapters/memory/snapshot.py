@@ -192,8 +192,8 @@ class SnapshotReader:
 
     # ------------------------------------------------------------------ DatasetRegistry
 
-    def current(self) -> list[DatasetRecord]:
-        return list(self._current().datasets)
+    def current(self) -> tuple[DatasetRecord, ...]:
+        return self._current().datasets  # (one tuple per data version: no copy)
 
     def sources(self) -> list[SourceCheck]:
         """Read from the store, never from the snapshot: a refresh that finds a file unchanged

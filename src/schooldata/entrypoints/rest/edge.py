@@ -336,11 +336,14 @@ def _kept(
     """The app's headers less the ones the edge sets itself, and the values it decides by."""
     kept: Headers = []
     found: dict[bytes, bytes] = {}
+    noted, own = _NOTED, _OWN  # (read once: each is a module global lookup)
     for name, value in raw:
-        lowered = bytes(name).lower()
-        if lowered in _NOTED:
+        # Names arrive lowered (ASGI asks it, Litestar and `Reply` do it): lowered again only
+        # when not.
+        lowered = name if type(name) is bytes and name.islower() else bytes(name).lower()
+        if lowered in noted:
             found[lowered] = bytes(value)
-        if lowered in _OWN and not (keep_length and lowered == b"content-length"):
+        if lowered in own and not (keep_length and lowered == b"content-length"):
             continue
         kept.append((name, value))
     return kept, found

@@ -48,11 +48,43 @@ class AttributionOf:
 
     def __call__(self, records: Sequence[DatasetRecord]) -> Attribution:
         seen, built = self._last
+        if seen is records:  # (the same tuple: the snapshot hands out one per version)
+            return built
         if len(seen) == len(records) and all(a is b for a, b in zip(seen, records, strict=True)):
             return built
         built = (sources(records), data_updated_at(records))
         self._last = (tuple(records), built)
         return built
+
+
+class EncodedAttributionOf:
+    """`AttributionOf` as JSON (`sources`, `data_updated_at`), encoded once per version."""
+
+    def __init__(self) -> None:
+        self._of = AttributionOf()
+        self._last: tuple[Attribution | None, tuple[bytes, bytes]] = (None, (b"", b""))
+
+    def __call__(self, records: Sequence[DatasetRecord]) -> tuple[bytes, bytes]:
+        built = self._of(records)
+        seen, encoded = self._last
+        if seen is built:
+            return encoded
+        encoded = (msgspec.json.encode(built[0]), msgspec.json.encode(built[1]))
+        self._last = (built, encoded)
+        return encoded
+
+
+_KEYS: dict[type, list[tuple[str, bytes]]] = {}  # each meta Struct's fields, as encoded
+
+
+def joined(struct: type[msgspec.Struct], members: dict[str, bytes]) -> bytes:
+    """What encoding `struct(**members)` gives, from its members already encoded: each field
+    in the Struct's order, under its encoded name (every field must be given)."""
+    keys = _KEYS.get(struct)
+    if keys is None:
+        keys = [(f.name, b'"%s":' % f.encode_name.encode()) for f in msgspec.structs.fields(struct)]
+        _KEYS[struct] = keys
+    return b"{" + b",".join([key + members[name] for name, key in keys]) + b"}"
 
 
 def pagination(page: int, per_page: int, total: int) -> Pagination:
