@@ -18,6 +18,8 @@ searches. The operations of `operations.lists` pair them.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from attrs import frozen
 
 from schooldata.application.locate import locate_parsed
@@ -42,8 +44,10 @@ from schooldata.ports.postcodes import PostcodeDirectory
 from schooldata.ports.schools import LinkReader, SchoolReader
 
 
-@frozen(kw_only=True)
-class ListAnswer:
+class ListAnswer(NamedTuple):
+    """One page of a list. Named tuples (this and `ListRequest`): one of each is built on
+    every list request, at half a frozen attrs instance's cost."""
+
     page: int
     per_page: int
     result: SearchPage
@@ -62,8 +66,7 @@ class PostcodeOrigin:
     parsed: PostcodeQuery
 
 
-@frozen(kw_only=True)
-class ListRequest:
+class ListRequest(NamedTuple):
     """A list, search or nearby question whose every parameter is valid. Nothing has been
     looked up yet: `origin` is a point, or a postcode `find` will locate."""
 

@@ -62,15 +62,17 @@ class EncodedAttributionOf:
 
     def __init__(self) -> None:
         self._of = AttributionOf()
-        self._last: tuple[Attribution | None, tuple[bytes, bytes]] = (None, (b"", b""))
+        # By the version's list of sources: compiled code rebuilds a tuple it returns, so the
+        # list is what keeps its identity.
+        self._last: tuple[list[Source] | None, tuple[bytes, bytes]] = (None, (b"", b""))
 
     def __call__(self, records: Sequence[DatasetRecord]) -> tuple[bytes, bytes]:
-        built = self._of(records)
+        listed, updated = self._of(records)
         seen, encoded = self._last
-        if seen is built:
+        if seen is listed:
             return encoded
-        encoded = (msgspec.json.encode(built[0]), msgspec.json.encode(built[1]))
-        self._last = (built, encoded)
+        encoded = (msgspec.json.encode(listed), msgspec.json.encode(updated))
+        self._last = (listed, encoded)
         return encoded
 
 
