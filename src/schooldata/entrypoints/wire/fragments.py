@@ -1,6 +1,7 @@
 """Answers sent as JSON made from fragments: each school's shape encoded once per data version
 (its own declared Struct, so every shape is still declared once), cut where a distance goes,
-and spliced into the rest of the answer encoded with an empty list. msgspec's encoder cannot
+and spliced into the rest of the answer encoded with an empty list (or, in an envelope, joined
+with its `meta`: `answers.encode_shown`). msgspec's encoder cannot
 splice a member into bytes it made, nor reuse bytes it made before (`msgspec.Raw` is refused
 by `to_builtins`, which MCP and the CLI use), so the bytes are joined here.
 """
