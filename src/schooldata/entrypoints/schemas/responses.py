@@ -14,18 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from schooldata.application.operations.declaration import AnyOperation, Entry, Kind
+from schooldata.domain.metering import METER_HEADERS
 from schooldata.entrypoints.answers import Table, table_of
 from schooldata.entrypoints.schemas.outputs import COMMERCIAL_ERROR, ERROR, body
 from schooldata.entrypoints.schemas.style import Schema
 
-METER_HEADERS = (
-    "X-RateLimit-Limit",
-    "X-RateLimit-Remaining",
-    "X-RateLimit-Reset",
-    "X-Quota-Limit",
-    "X-Quota-Remaining",
-    "X-Quota-Reset",
-)
 REQUEST_ID_PATTERN = "^req_[0-9A-Za-z]{20}$"
 Responses = dict[str, Schema]
 
