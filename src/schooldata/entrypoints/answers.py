@@ -289,17 +289,19 @@ def _meta(
     meta: type[Struct], outcome: Outcome, result: Shown, request_id: str, page_url: PageUrl | None
 ) -> Struct:
     sources, updated = _ATTRIBUTION(outcome.sources)
-    members: dict[str, Any] = {
-        "request_id": request_id,
-        "data_updated_at": updated,
-        "sources": sources,
-    }
+    members = _meta_members(result, request_id, page_url)
+    return meta(**members, data_updated_at=updated, sources=sources)
+
+
+def _meta_members(result: Shown, request_id: str, page_url: PageUrl | None) -> dict[str, Any]:
+    """A keyed answer's `meta` but its sources and their time (the same for a whole version)."""
+    members: dict[str, Any] = {"request_id": request_id}
     if result.pagination is not None:
         paging = result.pagination
         members["pagination"] = paging if page_url is None else linked(paging, page_url)
     if result.meta:
         members.update(result.meta)
-    return meta(**members)
+    return members
 
 
 def encode_shown(
@@ -313,13 +315,9 @@ def encode_shown(
     if output.meta is None or not outcome.keyed:
         return data.array() if isinstance(data, Members) else encode(data)
     sources, updated = _ENCODED_ATTRIBUTION(outcome.sources)
-    members = {"request_id": encode(request_id), "data_updated_at": updated, "sources": sources}
-    if result.pagination is not None:
-        paging = result.pagination
-        members["pagination"] = encode(paging if page_url is None else linked(paging, page_url))
-    if result.meta:
-        for name, value in result.meta.items():
-            members[name] = encode(value)
+    members = {k: encode(v) for k, v in _meta_members(result, request_id, page_url).items()}
+    members["data_updated_at"] = updated
+    members["sources"] = sources
     meta = joined(output.meta, members)
     if isinstance(data, Members):
         return b"".join((b'{"data":[', *data.parts, b'],"meta":', meta, b"}"))
