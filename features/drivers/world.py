@@ -47,6 +47,9 @@ class ScenarioClock:
             self.current += dt.timedelta(seconds=1)
         return reading
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
     def peek(self) -> dt.datetime:
         return self.current
 

@@ -123,6 +123,9 @@ class FixedClock:
     def now(self) -> dt.datetime:
         return self.current
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
 
 def served(app: Application, tmp_path: Path) -> Iterator[TestClient]:  # type: ignore[type-arg]
     """The whole served app (REST + MCP, transport layer included), its lifespan running."""

@@ -31,6 +31,9 @@ class FixedClock:
     def now(self) -> dt.datetime:
         return NOW
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
 
 @pytest.fixture
 def fixed_app() -> Application:

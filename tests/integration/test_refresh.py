@@ -74,6 +74,9 @@ class Clock:
     def now(self) -> dt.datetime:
         return self.now_at
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
     def next_day(self) -> dt.date:
         self.now_at += dt.timedelta(days=1)
         return self.now_at.date()

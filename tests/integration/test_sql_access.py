@@ -47,6 +47,9 @@ class FixedClock:
     def now(self) -> dt.datetime:
         return dt.datetime(2025, 1, 10, 9, 30, 15, 123456, tzinfo=dt.UTC)
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
 
 @pytest.fixture
 def url(sql_url: str) -> str:

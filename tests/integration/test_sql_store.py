@@ -250,6 +250,9 @@ class FixedClock:
     def now(self) -> dt.datetime:
         return dt.datetime(2025, 11, 22, 9, 0, tzinfo=dt.UTC)
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
 
 def _record(name: str = "gias_establishments") -> DatasetRecord:
     return DatasetRecord(

@@ -47,6 +47,9 @@ class FixedClock:
     def now(self) -> dt.datetime:
         return self.current
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
     def advance(self, seconds: float) -> None:
         self.current += dt.timedelta(seconds=seconds)
 
@@ -413,6 +416,9 @@ def test_a_meter_over_a_remote_quota_store_never_admits_from_an_event_loop() -> 
 class FixedNow:
     def now(self) -> dt.datetime:
         return dt.datetime(2026, 11, 22, 12, 0, tzinfo=dt.UTC)
+
+    def timestamp(self) -> float:
+        return self.now().timestamp()
 
 
 @settings(max_examples=60, deadline=None)

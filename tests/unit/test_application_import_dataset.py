@@ -36,6 +36,9 @@ class FixedClock:
     def now(self) -> dt.datetime:
         return NOW
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
 
 def record(name: str = "gias_establishments") -> DatasetRecord:
     return DatasetRecord(

@@ -23,6 +23,9 @@ class FixedClock:
     def now(self) -> dt.datetime:
         return self.current
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
 
 class SequenceIds:
     """Deterministic base62 randomness: each call gives a distinct, recognisable string."""

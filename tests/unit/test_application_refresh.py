@@ -38,6 +38,9 @@ class Clock:
     def now(self) -> dt.datetime:
         return dt.datetime.combine(TODAY, dt.time(6), tzinfo=dt.UTC)
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
 
 class Files:
     """A Downloader fake: files by address (an absent address is not published yet)."""

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schooldata.domain.credentials import (
+    Recogniser,
     extract_credentials,
     recognise,
     recognition_key,
@@ -238,6 +239,15 @@ def test_recognition_depends_on_the_server_secret() -> None:
         recognition_key(SECRET + b"x"), VALID
     )
     assert recognise(recognition_key(SECRET), VALID) == recognise(recognition_key(SECRET), VALID)
+
+
+@settings(max_examples=60)
+@given(key=st.text(max_size=80), secret=st.binary(min_size=1, max_size=40))
+def test_a_recogniser_recognises_every_key_as_recognise_does(key: str, secret: bytes) -> None:
+    recognition = recognition_key(secret)
+    recogniser = Recogniser(recognition)
+    assert recogniser(key) == recognise(recognition, key)
+    assert recogniser(key) == recogniser(key)  # (its keyed state is copied, never consumed)
 
 
 @settings(max_examples=40)

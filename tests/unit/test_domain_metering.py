@@ -77,7 +77,7 @@ def test_the_second_window_is_the_whole_epoch_second() -> None:
 def test_retry_after_rounds_up_and_is_at_least_one_second(reset_offset: int, expected: int) -> None:
     now = dt.datetime(2026, 9, 1, 10, 0, 0, 500_000, tzinfo=UTC)  # half a second past
     reset = epoch(2026, 9, 1, 10, 0, 0) + reset_offset
-    assert retry_after_seconds(now, reset) == expected
+    assert retry_after_seconds(now.timestamp(), reset) == expected
 
 
 @settings(max_examples=50)
@@ -87,7 +87,7 @@ def test_retry_after_rounds_up_and_is_at_least_one_second(reset_offset: int, exp
 )
 def test_retry_after_is_never_below_one_second(naive: dt.datetime, delta: int) -> None:
     now = naive.replace(tzinfo=UTC)
-    assert retry_after_seconds(now, int(now.timestamp()) + delta) >= 1
+    assert retry_after_seconds(now.timestamp(), int(now.timestamp()) + delta) >= 1
 
 
 def reading(**overrides: int) -> MeterReading:

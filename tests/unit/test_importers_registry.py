@@ -41,6 +41,9 @@ class FixedClock:
     def now(self) -> dt.datetime:
         return NOW
 
+    def timestamp(self) -> float:
+        return self.now().timestamp()
+
 
 def test_the_cli_names_and_their_kinds() -> None:
     assert {name: imp.kind for name, imp in IMPORTERS.items()} == {

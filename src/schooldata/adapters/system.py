@@ -7,6 +7,7 @@ import os
 import secrets
 import string
 import threading
+import time
 
 BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
 
@@ -14,6 +15,9 @@ BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
 class SystemClock:
     def now(self) -> dt.datetime:
         return dt.datetime.now(dt.UTC)
+
+    def timestamp(self) -> float:
+        return time.time()
 
 
 class SecureIds:

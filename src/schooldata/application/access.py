@@ -8,7 +8,7 @@ from typing import cast
 
 from attrs import frozen
 
-from schooldata.domain.credentials import extract_credentials, recognise, recognition_key
+from schooldata.domain.credentials import Recogniser, extract_credentials, recognition_key
 from schooldata.domain.errors import DataUnavailable, InvalidParameter
 from schooldata.domain.keys import (
     ApiKeyRevoked,
@@ -62,7 +62,7 @@ class Authenticate:
         self._keys = keys
         self._plans = plans
         self._secret = secret
-        self._recognition = recognition_key(secret)
+        self._recognise = Recogniser(recognition_key(secret))
         # Callers recently authenticated, by `recognise` of the key as presented, with the
         # store's answer they were built from: while the store gives back that very answer
         # (stores that remember lookups do, until anything changes), the same caller stands.
@@ -83,7 +83,7 @@ class Authenticate:
         # presented: no other text shares it), so its format and checksum were checked then
         # and its stored hash is known; the store still says whether it stands now. Any
         # other key is checked before any lookup.
-        seen = recognise(self._recognition, raw)
+        seen = self._recognise(raw)
         recent = self._recent.get(seen)
         if recent is not None:
             digest = recent[1].key_id
@@ -170,12 +170,12 @@ class Meter:
         return self.consume(caller, wait=False)
 
     def consume(self, caller: Caller, *, wait: bool = True) -> MeterReading:
-        now = self._clock.now()
-        stamp = now.timestamp()
+        stamp = self._clock.timestamp()
         window = math.floor(stamp)  # second_window(now), from the one timestamp
         plan = caller.plan
         start, quota_reset, period = self._month
         if not start <= stamp < quota_reset:
+            now = dt.datetime.fromtimestamp(stamp, dt.UTC)
             start, quota_reset, period = self._month = self._month_of(now)
         reset = int(quota_reset)
         try:
@@ -186,7 +186,7 @@ class Meter:
                 raise RateLimitExceeded(
                     f"More than {plan.rate_per_second} requests per second for this key.",
                     reading,
-                    retry_after_seconds(now, window + 1),
+                    retry_after_seconds(stamp, window + 1),
                 )
             used_after = self._use_quota(caller, period, wait=wait, window=window)
         except (RateLimitExceeded, DataUnavailable, WouldBlock):
@@ -200,7 +200,7 @@ class Meter:
             raise QuotaExceeded(
                 f"The {plan.name} plan's monthly quota of {plan.monthly_quota} requests is used up.",
                 reading,
-                retry_after_seconds(now, reset),
+                retry_after_seconds(stamp, reset),
             )
         return self._reading(plan, plan.rate_per_second - count, window, used_after, reset)
 

@@ -140,6 +140,7 @@ class Pipeline:
         self.nonblocking = nonblocking
         self.observer: CallObserver = observer or NoObserver()
         self.reuse = reuse
+        self._last_sources: tuple[tuple[DatasetRecord, ...] | None, bool] = (None, False)
 
     def observed_by(self, observer: CallObserver) -> Pipeline:
         """The same pipeline, reporting what it meters and refuses to `observer`."""
@@ -281,8 +282,17 @@ class Pipeline:
             plan=plan,
             reading=reading,
             sources=sources,
-            synthetic=any(source.synthetic for source in sources),
+            synthetic=self._synthetic(sources),
         )
+
+    def _synthetic(self, sources: tuple[DatasetRecord, ...]) -> bool:
+        """Whether any source is invented, worked out once per data version (a registry
+        gives one tuple per version)."""
+        seen, synthetic = self._last_sources
+        if seen is not sources:
+            synthetic = any(source.synthetic for source in sources)
+            self._last_sources = (sources, synthetic)
+        return synthetic
 
     def _run(self, operation: AnyOperation, request: Any) -> Any:
         if self.reuse is None or not operation.reusable:
@@ -301,8 +311,7 @@ class Pipeline:
             raise Refused(limited, keyed=True, reading=limited.reading, caller=caller) from None
         except DataUnavailable as error:
             raise Refused(error, keyed=True, reading=self._peek(caller), caller=caller) from None
-        feature = operation.feature.value if operation.feature is not None else operation.name
-        self.observer.metered(face=face.name, feature=feature)
+        self.observer.metered(face=face.name, feature=_metered_as(operation))
         return reading
 
     def _peek(self, caller: Caller | None) -> MeterReading | None:
@@ -331,3 +340,16 @@ def reject_unknown(
     ]
     if unknown:
         raise UnknownParameter(unknown)
+
+
+_METERED_AS: dict[str, str] = {}  # by operation name (an Enum's `value` is a Python property)
+
+
+def _metered_as(operation: AnyOperation) -> str:
+    """What a metered call of `operation` counts under: its plan feature, else its name."""
+    label = _METERED_AS.get(operation.name)
+    if label is None:
+        feature = operation.feature
+        label = feature.value if feature is not None else operation.name
+        _METERED_AS[operation.name] = label
+    return label

@@ -77,5 +77,6 @@ class QuotaExceeded(LimitReached):
     code = "quota_exceeded"
 
 
-def retry_after_seconds(now: dt.datetime, reset_epoch: int) -> int:
-    return max(1, math.ceil(reset_epoch - now.timestamp()))
+def retry_after_seconds(at: float, reset_epoch: int) -> int:
+    """Whole seconds from the instant `at` (epoch seconds) to `reset_epoch`, at least one."""
+    return max(1, math.ceil(reset_epoch - at))

@@ -11,6 +11,11 @@ class Clock(Protocol):
         """The current instant, timezone-aware UTC."""
         ...
 
+    def timestamp(self) -> float:
+        """The current instant as epoch seconds: `now().timestamp()`, without building a
+        datetime (the meter asks on every keyed request)."""
+        ...
+
 
 class IdSource(Protocol):
     def request_id(self) -> str:

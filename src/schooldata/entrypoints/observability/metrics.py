@@ -146,7 +146,8 @@ class Metrics:
         # Each distinct label set's series, made once (a bounded number: routes are
         # templates, methods and tiers fixed sets, statuses few).
         self._http: dict[tuple[str, str, int, str], _RequestSeries] = {}
-        self._counted: dict[tuple[Declared, str, str], _Series] = {}
+        # (By the family's name: a frozen attrs instance hashes all its fields on every lookup.)
+        self._counted: dict[tuple[str, str, str], _Series] = {}
         self._standard = CollectorRegistry()  # process_* and python_*: of this process
         ProcessCollector(registry=self._standard)
         PlatformCollector(registry=self._standard)
@@ -223,12 +224,12 @@ class Metrics:
 
     def _count(self, family: Declared, first: str, second: str) -> None:
         with self._lock:
-            series = self._counted.get((family, first, second))
+            series = self._counted.get((family.name, first, second))
             if series is None:  # a few faces times a few features (or tools): made once each
                 labels = (bounded(first), bounded(second))
                 series = self._series(family, f"{family.name}_total", labels)
                 if len(self._counted) < 4 * MAX_SERIES_PER_FAMILY:
-                    self._counted[(family, first, second)] = series
+                    self._counted[(family.name, first, second)] = series
             self._add(series, 1.0, self._written_later())
 
     def request_started(self) -> None:

@@ -19,8 +19,13 @@ from schooldata.entrypoints.wire.meta import page_numbers
 # RFC 3986 query characters (pchar, "/", "?"), and "%" so existing escapes stay as sent.
 _QUERY_SAFE = "!$&'()*+,;=:@/?%-._~"
 _UNSAFE = re.compile(rb"[^A-Za-z0-9!$&'()*+,;=:@/?%\-._~]")
-# A name holding `%` or `+` (it may decode to `page`), in a query with `&` put before it.
-_ESCAPED_NAME = re.compile(rb"&[^=&]*[%+]")
+# A plain query: pairs of only the characters a URL may hold, none empty, their names free
+# of `%` and `+` (which may decode to `page`).
+_NAME = rb"[A-Za-z0-9!$'()*,;:@/?\-._~]"
+_VALUE = rb"[A-Za-z0-9!$'()*+,;=:@/?%\-._~]"
+_PAIR = rb"(?:" + _NAME + rb"+(?:=" + _VALUE + rb"*)?|=" + _VALUE + rb"*)"
+_PLAIN = re.compile(_PAIR + rb"(?:&" + _PAIR + rb")*")
+_AMPERSAND, _EQUALS = ord("&"), ord("=")
 
 
 def _is_page(pair: bytes) -> bool:
@@ -57,26 +62,37 @@ def around_page(query: bytes) -> tuple[str, str]:
 
 def plain_around_page(query: bytes) -> tuple[str, str] | None:
     """`around_page` of a query with nothing to quote or drop and no name to decode (most
-    queries: escapes and `+` in values only, no empty pairs, one `page` at most), read without
-    looking at each pair twice; None: any other query."""
-    if _UNSAFE.search(query) is not None or b"&&" in query:
+    queries: escapes and `+` in values only, no empty pairs, one `page` at most), read in one
+    scan and a search for `page`; None: any other query."""
+    if not query:
+        return "", ""
+    if _PLAIN.fullmatch(query) is None:
         return None
-    if query.startswith(b"&") or query.endswith(b"&"):
-        return None
-    if (b"%" in query or b"+" in query) and _ESCAPED_NAME.search(b"&" + query) is not None:
-        return None
-    if query.find(b"page") < 0:  # (no pair is named `page`)
-        return (query + b"&" if query else b"").decode("ascii"), ""
-    pairs = query.split(b"&")
-    pages = [i for i, pair in enumerate(pairs) if pair == b"page" or pair.startswith(b"page=")]
-    if len(pages) > 1:
-        return None
+    pages = _page_pairs(query)
     if not pages:
         return (query + b"&").decode("ascii"), ""
-    i = pages[0]
-    head = b"".join(pair + b"&" for pair in pairs[:i])
-    tail = b"".join(b"&" + pair for pair in pairs[i + 1 :])
-    return head.decode("ascii"), tail.decode("ascii")
+    if len(pages) > 1:
+        return None  # (a second page is refused before any answer: never here)
+    start, end = pages[0]
+    return query[:start].decode("ascii"), query[end:].decode("ascii")
+
+
+def _page_pairs(query: bytes) -> list[tuple[int, int]]:
+    """Where each pair named `page` of a plain query starts and where what follows it starts
+    (its `&` included, so that what comes before keeps its own)."""
+    spans: list[tuple[int, int]] = []
+    size = len(query)
+    at = query.find(b"page")
+    while at >= 0:
+        end = at + 4
+        if (at == 0 or query[at - 1] == _AMPERSAND) and (
+            end == size or query[end] == _AMPERSAND or query[end] == _EQUALS
+        ):
+            stop = query.find(b"&", end)
+            stop = size if stop < 0 else stop
+            spans.append((at, stop))
+        at = query.find(b"page", end)
+    return spans
 
 
 def page_url(base: str, path: str, query: bytes, page: int) -> str:
@@ -93,10 +109,9 @@ def _quoted(pair: bytes) -> str:
 def link_header(paging: Pagination, url_of: Callable[[int], str]) -> str:
     """`Link` for one page: first, prev (after page 1), next (before the last page), last."""
     numbers = page_numbers(paging.page, paging.total_pages)
-    links = [("first", numbers.first)]
+    header = f'<{url_of(numbers.first)}>; rel="first"'
     if numbers.prev is not None:
-        links.append(("prev", numbers.prev))
+        header += f', <{url_of(numbers.prev)}>; rel="prev"'
     if numbers.next is not None:
-        links.append(("next", numbers.next))
-    links.append(("last", numbers.last))
-    return ", ".join(f'<{url_of(page)}>; rel="{rel}"' for rel, page in links)
+        header += f', <{url_of(numbers.next)}>; rel="next"'
+    return f'{header}, <{url_of(numbers.last)}>; rel="last"'

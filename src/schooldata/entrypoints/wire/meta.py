@@ -83,10 +83,19 @@ def joined(struct: type[msgspec.Struct], members: dict[str, bytes]) -> bytes:
     """What encoding `struct(**members)` gives, from its members already encoded: each field
     in the Struct's order, under its encoded name (every field must be given)."""
     keys = _KEYS.get(struct)
-    if keys is None:
-        keys = [(f.name, b'"%s":' % f.encode_name.encode()) for f in msgspec.structs.fields(struct)]
+    if keys is None:  # each name with what comes before it: `{` for the first, else `,`
+        fields = msgspec.structs.fields(struct)
+        keys = [
+            (f.name, b'%s"%s":' % (b"," if i else b"{", f.encode_name.encode()))
+            for i, f in enumerate(fields)
+        ]
         _KEYS[struct] = keys
-    return b"{" + b",".join([key + members[name] for name, key in keys]) + b"}"
+    parts: list[bytes] = [] if keys else [b"{"]
+    for name, key in keys:
+        parts.append(key)
+        parts.append(members[name])
+    parts.append(b"}")
+    return b"".join(parts)
 
 
 def pagination(page: int, per_page: int, total: int) -> Pagination:
