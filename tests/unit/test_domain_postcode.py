@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +15,7 @@ from schooldata.domain.postcode import (
     compact_postcode,
     outward_of,
     parse_postcode,
+    without_spaces,
 )
 
 LETTER = st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -159,3 +163,15 @@ def test_outward_of_drops_the_three_character_inward_code(compact: str, outward:
 )
 def test_a_publishers_postcode_is_served_in_its_standard_form(raw: str, served: str) -> None:
     assert canonical_postcode(raw) == served
+
+
+def test_every_character_a_regex_takes_for_whitespace_is_one_str_split_takes() -> None:
+    spaces = re.compile(r"\s")
+    assert [
+        c for c in map(chr, range(sys.maxunicode + 1)) if bool(spaces.fullmatch(c)) != c.isspace()
+    ] == []
+
+
+@given(st.text())
+def test_spaces_are_removed_as_the_regex_removes_them(raw: str) -> None:
+    assert without_spaces(raw) == re.sub(r"\s+", "", raw)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import array
+import bisect
 import math
 
 import pytest
@@ -9,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.support.dataset import SCHOOLS
 
-from schooldata.adapters.memory import relevance
+from schooldata.adapters.memory import proximity, relevance
 from schooldata.adapters.memory.index import SchoolIndex
 from schooldata.domain.geo import Location, distance_miles, shown_distance
 from schooldata.domain.phase import GiasPhase, Phase
@@ -286,14 +288,14 @@ def test_postings_and_orders_hold_the_schools_own_urn_values_not_copies() -> Non
 
 
 def test_proximity_strips_bisect_the_longitudes_of_their_places_in_order() -> None:
-    """A strip's longitudes are floats, one per place and in its order (what a bisection
-    reads), sorted; each place is its school's location and holds its school's own URN."""
-    strips = SchoolIndex(SCHOOLS)._near._strips.values()
+    """A strip's longitudes are packed doubles, one per place and in its order (what a
+    bisection reads), sorted; each place is its school's location and holds its school's own URN."""
+    strips = [s for s in SchoolIndex(SCHOOLS)._near._strips if s is not None]
     assert strips
     for strip in strips:
-        assert all(type(v) is float for v in strip.longitudes)
-        assert strip.longitudes == [p.longitude for p in strip.places]
-        assert strip.longitudes == sorted(strip.longitudes)
+        assert strip.longitudes.typecode == "d"
+        assert strip.longitudes.tolist() == [p.longitude for p in strip.places]
+        assert strip.longitudes.tolist() == sorted(strip.longitudes)
         for place in strip.places:
             assert place.urn is place.school.urn.value  # the school's own int, not a copy
             where = place.school.location
@@ -302,3 +304,31 @@ def test_proximity_strips_bisect_the_longitudes_of_their_places_in_order() -> No
                 where.longitude,
                 math.radians(where.latitude),
             )
+
+
+sorted_floats = st.lists(
+    st.sampled_from([-3.5, -1.25, -1.0, 0.0, 0.5, 1.0, 2.75]) | st.floats(-10, 10), max_size=40
+).map(sorted)
+
+
+@given(sorted_floats, st.floats(-12, 12) | st.sampled_from([-1.0, 0.0, 1.0]))
+def test_the_strips_galloping_search_finds_what_the_bisect_module_finds(
+    values: list[float], x: float
+) -> None:
+    packed = array.array("d", values)
+    for low in range(bisect.bisect_left(values, x) + 1):
+        assert proximity._first_above(packed, x, low) == bisect.bisect_right(values, x, low)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    latitude=st.floats(min_value=40.0, max_value=70.0),
+    longitude=st.floats(min_value=-8.0, max_value=2.0),
+    radius=st.floats(min_value=0.1, max_value=100),
+)
+def test_circles_reaching_past_the_first_or_last_strip_find_what_the_domain_finds(
+    latitude: float, longitude: float, radius: float
+) -> None:
+    """Origins south and north of every school, and circles wider than the strips span."""
+    query = SchoolQuery(near=Proximity(Location(latitude, longitude), radius), limit=25)
+    assert DENSE_INDEX.answer(query) == evaluate(query, DENSE_INDEX.ordered)

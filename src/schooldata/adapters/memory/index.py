@@ -45,6 +45,7 @@ from schooldata.domain.search import (
     matches,
     matches_filters,
     page_of,
+    search_hit,
     sort_key,
     text_relevance,
 )
@@ -260,8 +261,7 @@ class SchoolIndex:
         # Nearest first: (shown distance, URN), as `sort_key` orders; URNs are unique.
         keep = (lambda school: matches_filters(query, school)) if filtered else None
         total, page = self._near.nearest(origin, radius, wanted, keep)
-        # (positional: SearchHit's fields are school, distance, relevance; a third faster)
-        hits = tuple(SearchHit(s, d) for _, _, d, s in page[query.offset :])
+        hits = tuple(search_hit(s, d) for _, _, d, s in page[query.offset :])
         return SearchPage(total=total, hits=hits)
 
     def _without_distance(self, query: SchoolQuery) -> SearchPage:
@@ -275,8 +275,8 @@ class SchoolIndex:
         if query.effective_sort is not SortOrder.RELEVANCE:
             return self._page_in_order(query, matches)
         ranked = self._relevance.ranked(text, matches, wanted)[query.offset : wanted]
-        ordered = self.ordered  # (positional: school, distance, relevance)
-        hits = tuple(SearchHit(ordered[p], None, score) for score, p in ranked)
+        ordered = self.ordered
+        hits = tuple(search_hit(ordered[p], None, score) for score, p in ranked)
         return SearchPage(total=len(matches), hits=hits)
 
     def _page_in_order(
@@ -299,9 +299,9 @@ class SchoolIndex:
         else:
             total = len(self.ordered) if found is None else len(found)
             chosen = self._first_in_order(order, found, wanted)
-        by_value = self._by_value  # (positional: school, distance, relevance)
+        by_value = self._by_value
         hits = tuple(
-            SearchHit(
+            search_hit(
                 by_value[v],
                 None,
                 ((text_relevance(text, by_value[v]) or 0.0) if text else 0.0),

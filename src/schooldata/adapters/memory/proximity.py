@@ -15,6 +15,7 @@ distance, inclusion and order is bit for bit the one the domain's evaluator find
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from operator import itemgetter
@@ -28,6 +29,9 @@ STRIP_DEGREES = 0.02
 # outside the radius decides on its own; nearer the edge the haversine decides.
 MARGIN_MILES = 1e-7
 TWICE_R = 2 * EARTH_RADIUS_MILES
+# What `math.radians` multiplies by, so the product is the same double; compiled code
+# multiplies where `math.radians` would be looked up and called.
+RADIANS_PER_DEGREE = math.pi / 180.0
 
 Point = tuple[float, float, float]  # a unit vector
 Keep = Callable[[School], bool]
@@ -81,7 +85,7 @@ class _From:
     def to(self, place: _Place) -> float:
         """`domain.geo.distance_miles` to the place, operation for operation."""
         dlat = place.latitude - self.lat1
-        dlon = math.radians(place.longitude - self.longitude)
+        dlon = (place.longitude - self.longitude) * RADIANS_PER_DEGREE
         h = math.sin(dlat / 2) ** 2 + self.cos1 * place.cos_latitude * math.sin(dlon / 2) ** 2
         return TWICE_R * math.asin(min(1.0, math.sqrt(h)))
 
@@ -93,7 +97,22 @@ class _Strip:
         located.sort(key=lambda each: (each[1].longitude, each[2]))
         # Made in the order a question scans them, so neighbours lie side by side in memory.
         self.places = [_Place(school, where, urn) for school, where, urn in located]
-        self.longitudes = [p.longitude for p in self.places]  # what a bisection reads
+        # What a bisection reads, packed: a probe reads one double, where a list of floats
+        # reads a pointer and then the float it points at, two cache misses on a cold strip.
+        self.longitudes = array("d", [p.longitude for p in self.places])
+
+
+def _first_above(longitudes: array[float], x: float, low: int) -> int:
+    """`bisect_right(longitudes, x, low)`, galloping from `low`: a run is short, and its
+    first entries sit on the cache lines the bisection for its west end just read."""
+    end = len(longitudes)
+    high = low
+    step = 8
+    while high < end and longitudes[high] <= x:
+        low = high + 1
+        high += step
+        step += step
+    return bisect_right(longitudes, x, low, min(high, end))
 
 
 class ProximityStrips:
@@ -105,7 +124,12 @@ class ProximityStrips:
             if where is not None:
                 strip = math.floor(where.latitude / STRIP_DEGREES)
                 strips.setdefault(strip, []).append((school, where, urn))
-        self._strips = {i: _Strip(strips[i]) for i in sorted(strips)}
+        # A list from the southernmost strip: a question's strips are read by position, where
+        # a dict would compare each key it finds.
+        self._first = min(strips, default=0)
+        self._strips: list[_Strip | None] = [None] * (max(strips, default=-1) - self._first + 1)
+        for i, located in strips.items():
+            self._strips[i - self._first] = _Strip(located)
 
     def _runs(self, origin: Location, radius: float) -> list[tuple[_Strip, int, int]]:
         """The strips' runs of places inside the domain's bounding box of the circle."""
@@ -113,12 +137,13 @@ class ProximityStrips:
         west, east = box.min_longitude, box.max_longitude
         runs: list[tuple[_Strip, int, int]] = []
         strips = self._strips
-        first = math.floor(box.min_latitude / STRIP_DEGREES)
-        for i in range(first, math.floor(box.max_latitude / STRIP_DEGREES) + 1):
-            strip = strips.get(i)
+        south = max(math.floor(box.min_latitude / STRIP_DEGREES) - self._first, 0)
+        north = min(math.floor(box.max_latitude / STRIP_DEGREES) - self._first, len(strips) - 1)
+        for i in range(south, north + 1):
+            strip = strips[i]
             if strip is not None:
                 low = bisect_left(strip.longitudes, west)
-                high = bisect_right(strip.longitudes, east)
+                high = _first_above(strip.longitudes, east, low)
                 if low < high:
                     runs.append((strip, low, high))
         return runs

@@ -37,9 +37,8 @@ class Members:
     def __init__(self) -> None:
         self.parts: list[bytes] = []
 
-    def add(self, cut: tuple[bytes, bytes], key: bytes, distance: float | None) -> None:
-        """One shape (`cut_at_distance`), with `distance` (None: none shown)."""
-        before, after = cut
+    def add(self, before: bytes, after: bytes, key: bytes, distance: float | None) -> None:
+        """One shape cut in two (`cut_at_distance`), with `distance` (None: none shown)."""
         if self.parts:
             self.parts.append(b",")
         if distance is None:

@@ -62,4 +62,5 @@ def add_list_item(items: Members, hit: SearchHit, *, base_url: str, with_distanc
     """`list_item` as JSON (`fragments`), from the school's item encoded once per version."""
     distance = hit.distance_miles
     shown = shown_distance(distance) if with_distance and distance is not None else None
-    items.add(_ITEM_CUTS(hit.school, base_url), _DISTANCE, shown)
+    before, after = _ITEM_CUTS(hit.school, base_url)
+    items.add(before, after, _DISTANCE, shown)

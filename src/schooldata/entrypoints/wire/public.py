@@ -43,13 +43,14 @@ def _search_result(s: School, base_url: str) -> SchoolSearchResult:
 _DISTANCE = b',"distanceMiles":'
 
 
-def _result_and_cut(s: School, base_url: str) -> tuple[SchoolSearchResult, tuple[bytes, bytes]]:
+def _result_and_cut(s: School, base_url: str) -> tuple[SchoolSearchResult, bytes, bytes]:
     result = _search_result(s, base_url)
-    return result, cut_at_distance(result, _DISTANCE)
+    return result, *cut_at_distance(result, _DISTANCE)
 
 
-# A school's result and its JSON cut where a distance goes, side by side: an answer made from
-# the JSON and summarised from the Struct (MCP) reads one entry of one memo per school.
+# A school's result and its JSON cut where a distance goes, side by side in one flat tuple: an
+# answer made from the JSON and summarised from the Struct (MCP) reads one entry of one memo
+# per school, and no tuple inside it.
 _SEARCH_RESULTS = PerSchool(_result_and_cut)
 
 
@@ -104,7 +105,8 @@ def search_response_json(answer: PublicSearchAnswer, *, base_url: str) -> bytes:
     with_distance = answer.with_distance
     for hit in answer.page.hits:
         shown = distance_shown(hit, with_distance)
-        results.add(_SEARCH_RESULTS(hit.school, base_url)[1], _DISTANCE, shown)
+        _, before, after = _SEARCH_RESULTS(hit.school, base_url)
+        results.add(before, after, _DISTANCE, shown)
     return results.spliced(head, b'"results":[]')
 
 
