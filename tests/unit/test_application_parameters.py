@@ -152,3 +152,21 @@ def test_choice_is_case_insensitive_and_returns_the_lower_case_option() -> None:
     assert p.choice({}, "sort", ("name",)) is None
     with pytest.raises(InvalidParameter, match="name, urn"):
         p.choice({"sort": "size"}, "sort", ("name", "urn"))
+
+
+@given(st.text(alphabet="0123456789", min_size=1, max_size=400), st.sampled_from(["", " ", "\t"]))
+def test_a_number_of_ascii_digits_alone_is_read_as_float_reads_it_or_refused_when_infinite(
+    digits: str, pad: str
+) -> None:
+    written = pad + digits + pad
+    if math.isfinite(float(digits)):
+        assert p.decimal("radius_miles", written) == float(digits)
+    else:
+        with pytest.raises(InvalidParameter):
+            p.decimal("radius_miles", written)
+
+
+@pytest.mark.parametrize("written", ["²", "١٢", "1²", "٣.5"])
+def test_digits_outside_ascii_are_not_a_number(written: str) -> None:
+    with pytest.raises(InvalidParameter):
+        p.decimal("radius_miles", written)

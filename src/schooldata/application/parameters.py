@@ -25,7 +25,8 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1
 def decimal(name: str, raw: str) -> float:
     """The number a parameter's text spells (surrounding spaces allowed), or a clear 400."""
     stripped = raw.strip()
-    if _DECIMAL.fullmatch(stripped) is None:
+    # ASCII digits alone (a radius, a page) are a decimal without asking the regex.
+    if not (stripped.isascii() and stripped.isdigit()) and _DECIMAL.fullmatch(stripped) is None:
         raise InvalidParameter(name, f"{name} must be a number.")
     value = float(stripped)
     if not math.isfinite(value):

@@ -29,7 +29,7 @@ from schooldata.entrypoints.rest.openapi import build_document
 from schooldata.entrypoints.rest.paths import OPENAPI_PATH, is_commercial_route
 from schooldata.entrypoints.rest.responses import NO_STORE, refusal_as_response
 from schooldata.entrypoints.rest.route_handlers import route_handlers
-from schooldata.entrypoints.rest.routes import Routes
+from schooldata.entrypoints.rest.routes import Routes, scope_of
 from schooldata.entrypoints.rest.transport import EXTRA_HEADERS_KEY
 
 
@@ -54,9 +54,9 @@ def create_litestar(
         # Public, but credentials sent with it are still checked (a bad key gets 401).
         if carries_credentials(request):
             try:
-                await anyio.to_thread.run_sync(routes.identify, request)
+                await anyio.to_thread.run_sync(routes.identify, scope_of(request))
             except Refused as refused:
-                return routes.refused(request, refused, {}).asgi()
+                return routes.refused(scope_of(request), refused, {}).asgi()
         return ASGIResponse(body=document, media_type=MediaType.JSON)
 
     async def check_options(request: Request[Any, Any, Any]) -> Response[bytes] | None:
@@ -66,9 +66,9 @@ def create_litestar(
         if request.method != "OPTIONS" or not carries_credentials(request):
             return None
         try:
-            caller = await anyio.to_thread.run_sync(routes.identify, request)
+            caller = await anyio.to_thread.run_sync(routes.identify, scope_of(request))
         except Refused as refused:  # (a before-request hook answers with a Response)
-            routes.mark(request, refused)
+            routes.mark(scope_of(request), refused)
             return refusal_as_response(refused, request_id=request_id_of(request))
         if caller is not None:
             readings = await anyio.to_thread.run_sync(routes.readings, caller)
@@ -84,9 +84,9 @@ def create_litestar(
         caller = None
         if carries_credentials(request):
             try:
-                caller = routes.identify(request)
+                caller = routes.identify(scope_of(request))
             except Refused as refused:
-                routes.mark(request, refused)
+                routes.mark(scope_of(request), refused)
                 return refusal_as_response(refused, request_id=request_id_of(request))
         # An unknown path is no tier's: its 404 takes the shape the credentials choose. An
         # existing commercial path's refusals (405, 413) are commercial.

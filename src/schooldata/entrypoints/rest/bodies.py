@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
-
-from litestar import Request
 
 from schooldata.domain.errors import InvalidParameter
 
 
-def json_body(request: Request[Any, Any, Any], body: bytes) -> dict[str, object]:
-    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+def json_body(scope: Mapping[str, Any], body: bytes) -> dict[str, object]:
+    media_type = _content_type(scope).partition(";")[0].strip().lower()
     if media_type != "application/json" and not (
         media_type.startswith("application/") and media_type.endswith("+json")
     ):
@@ -27,3 +26,11 @@ def json_body(request: Request[Any, Any, Any], body: bytes) -> dict[str, object]
     if not isinstance(document, dict):
         raise InvalidParameter("body", 'The body must be a JSON object: {"urns": ["100000", ...]}.')
     return document
+
+
+def _content_type(scope: Mapping[str, Any]) -> str:
+    """The first `Content-Type` line as sent, as Litestar's `request.headers.get` reads it."""
+    for name, value in scope["headers"]:
+        if name.lower() == b"content-type":
+            return bytes(value).decode("latin-1")
+    return ""

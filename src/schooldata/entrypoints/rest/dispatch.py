@@ -64,7 +64,7 @@ class RegistryGets:
                 route, params = found
                 scope["path_params"] = params
                 scope["path_template"] = route.template
-                await self._answer(route, Request(scope, receive), send)  # type: ignore[arg-type]
+                await self._answer(route, scope, receive, send)
                 return
             if (endpoint := self._mounted.get(scope["path"])) is not None:
                 scope["path_template"] = scope["path"]
@@ -84,10 +84,11 @@ class RegistryGets:
                 return None
         return None
 
-    async def _answer(self, route: _Route, request: Request[Any, Any, Any], send: Send) -> None:
+    async def _answer(self, route: _Route, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            reply = await self._routes.answer(route.entry, request, None, tabular=route.tabular)
+            reply = await self._routes.answer(route.entry, scope, None, tabular=route.tabular)
         except Exception as error:  # as Litestar's exception handler would answer it
+            request: Request[Any, Any, Any] = Request(scope, receive)  # type: ignore[arg-type]
             response = unexpected_response(request, error).to_asgi_response(None, request)
             await response(request.scope, request.receive, send)  # type: ignore[arg-type]
             return

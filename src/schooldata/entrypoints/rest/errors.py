@@ -7,7 +7,7 @@ Public: `{"error": "<text>", "code": "<code>"}`. Commercial: `{"error": {"code",
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from litestar import Request, Response
@@ -47,7 +47,11 @@ def status_of(error: DomainError) -> int:
 
 
 def request_id_of(request: Request[Any, Any, Any]) -> str:
-    return str(request.scope.get(REQUEST_ID_KEY, ""))
+    return request_id_in(request.scope)
+
+
+def request_id_in(scope: Mapping[str, Any]) -> str:
+    return str(scope.get(REQUEST_ID_KEY, ""))
 
 
 def is_commercial(request: Request[Any, Any, Any]) -> bool:

@@ -14,7 +14,7 @@ from litestar.response.base import ASGIResponse
 
 from schooldata.application.operations.declaration import Entry
 from schooldata.application.operations.registry import REGISTRY
-from schooldata.entrypoints.rest.routes import Routes, negotiates
+from schooldata.entrypoints.rest.routes import Routes, negotiates, scope_of
 
 
 def route_handlers(routes: Routes) -> list[Any]:
@@ -29,13 +29,13 @@ def _handler(routes: Routes, method: str, path: str, entry: Entry) -> Any:
     if method == "POST":
 
         async def with_body(request: Request[Any, Any, Any], body: RawBody) -> ASGIResponse:
-            return (await answer(entry, request, body)).asgi()
+            return (await answer(entry, scope_of(request), body)).asgi()
 
         handler: Callable[..., Awaitable[ASGIResponse]] = with_body
     else:
 
         async def without_body(request: Request[Any, Any, Any]) -> ASGIResponse:
-            return (await answer(entry, request, None)).asgi()
+            return (await answer(entry, scope_of(request), None)).asgi()
 
         handler = without_body
     return route(litestar_path, http_method=[HttpMethod(method)], name=name, status_code=200)(

@@ -15,7 +15,7 @@ or metered. A paged list carries its page links (`links`): the `Link` header, an
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import anyio.to_thread
 from litestar import Request
@@ -31,7 +31,7 @@ from schooldata.entrypoints import answers
 from schooldata.entrypoints.rest import links, negotiation
 from schooldata.entrypoints.rest.bodies import json_body
 from schooldata.entrypoints.rest.edge import KEY_PREFIX_KEY
-from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY, request_id_of
+from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY, request_id_in
 from schooldata.entrypoints.rest.query import parse_query
 from schooldata.entrypoints.rest.responses import (
     CSV_MEDIA_TYPE,
@@ -39,6 +39,7 @@ from schooldata.entrypoints.rest.responses import (
     refusal_response,
     success_response,
 )
+from schooldata.entrypoints.rest.transport import Scope
 from schooldata.entrypoints.scope import base_url_of
 from schooldata.ports.keys import WouldBlock
 
@@ -48,12 +49,18 @@ FEATURE_KEY = "schooldata.feature"
 DEPRECATION = "@1787097600"
 
 
-def credentials_of(request: Request[Any, Any, Any]) -> Credentials:
+def scope_of(request: Request[Any, Any, Any]) -> Scope:
+    """A Litestar request's ASGI scope, as the routes read it (a registry GET that never
+    meets Litestar's router has only its scope)."""
+    return cast(Scope, request.scope)
+
+
+def credentials_of(scope: Scope) -> Credentials:
     """The credential headers as sent (read from the raw headers in one pass); one sent twice
     with different keys conflicts."""
     authorization: list[str] = []
     x_api_key: list[str] = []
-    for name, value in request.scope["headers"]:
+    for name, value in scope["headers"]:
         if len(name) == 13 and name.lower() == b"authorization":
             authorization.append(value.decode("latin-1"))
         elif len(name) == 9 and name.lower() == b"x-api-key":
@@ -66,11 +73,11 @@ def credentials_of(request: Request[Any, Any, Any]) -> Credentials:
     )
 
 
-def accept_of(request: Request[Any, Any, Any]) -> str | None:
+def accept_of(scope: Scope) -> str | None:
     """Every `Accept` line as sent, joined (None: there is none)."""
     lines = [
         value.decode("latin-1")
-        for name, value in request.scope["headers"]
+        for name, value in scope["headers"]
         if len(name) == 6 and name.lower() == b"accept"
     ]
     return ", ".join(lines) if lines else None
@@ -84,18 +91,17 @@ def negotiates(entry: Entry) -> bool:
     )
 
 
-def arguments_of(
-    request: Request[Any, Any, Any], body: bytes | None
-) -> tuple[dict[str, object], dict[str, Place]]:
+def arguments_of(scope: Scope, body: bytes | None) -> tuple[dict[str, object], dict[str, Place]]:
     """Every argument and the place it arrived in; a path parameter wins over a query one of
     the same name, which is then reported as sent in the query (unknown to strict rules)."""
-    arguments: dict[str, object] = dict(parse_query(request.scope.get("query_string", b"")))
+    arguments: dict[str, object] = dict(parse_query(scope.get("query_string", b"")))
     places = dict.fromkeys(arguments, Place.QUERY)
     if body is not None:
-        for name, value in json_body(request, body).items():
+        for name, value in json_body(scope, body).items():
             places[name] = Place.QUERY if name in arguments else Place.BODY
             arguments[name] = value
-    for name, value in request.path_params.items():
+    path_params: dict[str, str] = scope.get("path_params") or {}
+    for name, value in path_params.items():
         places[name] = Place.QUERY if name in arguments else Place.PATH
         arguments[name] = value
     return arguments, places
@@ -106,13 +112,13 @@ class Routes:
         self._pipeline = pipeline
         self._base_url = base_url.rstrip("/") if base_url else None
 
-    def base_url(self, request: Request[Any, Any, Any]) -> str:
-        return self._base_url or base_url_of(request.scope)
+    def base_url(self, scope: Scope) -> str:
+        return self._base_url or base_url_of(scope)
 
     async def answer(
         self,
         entry: Entry,
-        request: Request[Any, Any, Any],
+        scope: Scope,
         body: bytes | None,
         *,
         tabular: bool = False,
@@ -125,13 +131,13 @@ class Routes:
         media_type = negotiation.JSON
         try:
             if tabular:
-                chosen = negotiation.choose(accept_of(request))
+                chosen = negotiation.choose(accept_of(scope))
                 if chosen is None:
                     raise NotAcceptable(negotiation.OFFERED)
                 media_type = chosen
-            arguments, places = arguments_of(request, body)
+            arguments, places = arguments_of(scope, body)
             headers.update(_deprecation(entry, arguments))
-            credentials = credentials_of(request)
+            credentials = credentials_of(scope)
             call = partial(
                 self._pipeline.call, entry, arguments, credentials=credentials, places=places
             )
@@ -140,29 +146,28 @@ class Routes:
             except WouldBlock:
                 outcome = await anyio.to_thread.run_sync(partial(call, wait=True))
         except AuthenticationFailed as error:  # (conflicting credential headers)
-            return self.refused(request, Refused(error, keyed=True), headers)
+            return self.refused(scope, Refused(error, keyed=True), headers)
         except Refused as refused:
-            return self.refused(request, refused, headers)
+            return self.refused(scope, refused, headers)
         except DomainError as error:  # the query string or the body itself
-            keyed = entry.public is None or credentials.present or credentials_present(request)
-            return self.refused(request, Refused(error, keyed=keyed), headers)
-        scope = request.scope
+            keyed = entry.public is None or credentials.present or credentials_present(scope)
+            return self.refused(scope, Refused(error, keyed=keyed), headers)
         if outcome.keyed:
-            scope[COMMERCIAL_TIER_KEY] = True  # type: ignore[literal-required]
-            scope[FEATURE_KEY] = outcome.operation.feature  # type: ignore[literal-required]
+            scope[COMMERCIAL_TIER_KEY] = True
+            scope[FEATURE_KEY] = outcome.operation.feature
         if outcome.caller is not None:
-            scope[KEY_PREFIX_KEY] = outcome.caller.display_prefix  # type: ignore[literal-required]
-        return self.answered(request, outcome, headers, media_type)
+            scope[KEY_PREFIX_KEY] = outcome.caller.display_prefix
+        return self.answered(scope, outcome, headers, media_type)
 
     def answered(
         self,
-        request: Request[Any, Any, Any],
+        scope: Scope,
         outcome: Outcome,
         headers: dict[str, str],
         media_type: str,
     ) -> Reply:
         """The outcome in the representation chosen, with its page links when it is a page."""
-        base = self.base_url(request)
+        base = self.base_url(scope)
         if media_type == negotiation.JSON:  # (from fragments, when the answer has them)
             fragments = answers.public_json(outcome, base_url=base)
             if fragments is not None:
@@ -171,7 +176,7 @@ class Routes:
         result = answers.shown(outcome, base_url=base, as_json=as_json)
         page_url = None
         if outcome.operation.paged and result.pagination is not None:
-            query = bytes(request.scope.get("query_string", b""))
+            query = bytes(scope.get("query_string", b""))
             page_url = links.page_urls(base, outcome.operation.path, query)
             headers["Link"] = links.link_header(result.pagination, page_url)
         if media_type == negotiation.CSV and answers.table_of(outcome.operation.name):
@@ -180,30 +185,27 @@ class Routes:
                 outcome, text.encode("utf-8"), headers, media_type=CSV_MEDIA_TYPE
             )
         body = answers.encode_shown(
-            outcome, result, request_id=request_id_of(request), page_url=page_url
+            outcome, result, request_id=request_id_in(scope), page_url=page_url
         )
         return success_response(outcome, body, headers)
 
-    def refused(
-        self, request: Request[Any, Any, Any], refused: Refused, headers: dict[str, str]
-    ) -> Reply:
-        self.mark(request, refused)
-        return refusal_response(refused, request_id=request_id_of(request), headers=headers)
+    def refused(self, scope: Scope, refused: Refused, headers: dict[str, str]) -> Reply:
+        self.mark(scope, refused)
+        return refusal_response(refused, request_id=request_id_in(scope), headers=headers)
 
     @staticmethod
-    def mark(request: Request[Any, Any, Any], refused: Refused) -> None:
+    def mark(scope: Scope, refused: Refused) -> None:
         """Tell the edge (access log, metrics) the refusal's tier and caller."""
-        scope = request.scope
         if refused.keyed:
-            scope[COMMERCIAL_TIER_KEY] = True  # type: ignore[literal-required]
+            scope[COMMERCIAL_TIER_KEY] = True
         if refused.caller is not None:
-            scope[KEY_PREFIX_KEY] = refused.caller.display_prefix  # type: ignore[literal-required]
+            scope[KEY_PREFIX_KEY] = refused.caller.display_prefix
 
-    def identify(self, request: Request[Any, Any, Any]) -> Caller | None:
+    def identify(self, scope: Scope) -> Caller | None:
         """Any credentials a request carries, authenticated (routes that meter nothing still
         check them): the caller or None (anonymous); bad ones raise `Refused` (401/503)."""
         try:
-            return self._pipeline.identify(credentials_of(request))
+            return self._pipeline.identify(credentials_of(scope))
         except AuthenticationFailed as error:
             raise Refused(error, keyed=True) from None
 
@@ -213,8 +215,8 @@ class Routes:
         return {} if reading is None else reading.headers()
 
 
-def credentials_present(request: Request[Any, Any, Any]) -> bool:
-    return any(name.lower() in ("authorization", "x-api-key") for name in request.headers)
+def credentials_present(scope: Scope) -> bool:
+    return any(name.lower() in (b"authorization", b"x-api-key") for name, _ in scope["headers"])
 
 
 def _deprecation(entry: Entry, arguments: dict[str, object]) -> dict[str, str]:
