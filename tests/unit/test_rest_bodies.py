@@ -1,0 +1,44 @@
+"""A JSON request body read from the ASGI scope as Litestar's request would read it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from litestar import Request
+
+from schooldata.domain.errors import InvalidParameter
+from schooldata.entrypoints.rest.bodies import json_body
+
+
+def _scope(*content_types: bytes) -> dict[str, Any]:
+    headers = [(b"host", b"example.org")] + [(b"content-type", c) for c in content_types]
+    return {"type": "http", "method": "POST", "path": "/", "query_string": b"", "headers": headers}
+
+
+@pytest.mark.parametrize(
+    "content_types",
+    [
+        (b"application/json",),
+        (b"Application/JSON; charset=utf-8",),
+        (b"application/vnd.api+json",),
+        (b"application/json", b"text/plain"),
+        (b"text/plain", b"application/json"),
+        (b"text/plain",),
+        (),
+    ],
+)
+def test_the_body_is_json_exactly_when_litestar_would_read_its_content_type_as_json(
+    content_types: tuple[bytes, ...],
+) -> None:
+    scope = _scope(*content_types)
+    litestar_reads = Request(scope).headers.get("content-type", "")  # type: ignore[arg-type]
+    is_json = litestar_reads.partition(";")[0].strip().lower() in (
+        "application/json",
+        "application/vnd.api+json",
+    )
+    if is_json:
+        assert json_body(scope, b'{"urns": ["100000"]}') == {"urns": ["100000"]}
+    else:
+        with pytest.raises(InvalidParameter):
+            json_body(scope, b'{"urns": ["100000"]}')
