@@ -56,7 +56,7 @@ def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None 
 
 
 def _traced(asgi: Any, app: Application, settings: Settings, tracing: Tracing) -> Any:
-    from schooldata.entrypoints.rest.transport import REQUEST_ID_KEY
+    from schooldata.entrypoints.scope import REQUEST_ID_KEY
 
     engine = getattr(app.ports.store, "engine", None)
     if engine is not None:

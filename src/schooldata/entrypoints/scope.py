@@ -7,6 +7,21 @@ from typing import Any
 from urllib.parse import urlunsplit
 
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+# Set by the edge on every HTTP request (X-Request-Id); every face's answers carry it.
+REQUEST_ID_KEY = "schooldata.request_id"
+
+
+def request_id_in(scope: Mapping[str, Any]) -> str:
+    return str(scope.get(REQUEST_ID_KEY, ""))
+
+
+def first_header(scope: Mapping[str, Any], name: bytes) -> str | None:
+    """The first value of a request header as sent (`name` lower case), as Litestar's
+    `request.headers.get` reads it."""
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
 
 
 def base_url_of(scope: Mapping[str, Any]) -> str:

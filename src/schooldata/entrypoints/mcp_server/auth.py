@@ -18,33 +18,19 @@ from schooldata.application.pipeline import Credentials, Pipeline, Refused
 from schooldata.domain.credentials import single_header_value
 from schooldata.domain.errors import DomainError
 from schooldata.domain.keys import AuthenticationFailed
+from schooldata.entrypoints.scope import request_id_in
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Send = Callable[[Message], Awaitable[None]]
 
-# Set by the outer transport layer on every HTTP request (X-Request-Id).
-REQUEST_ID_KEY = "schooldata.request_id"
 NO_STORE = (b"cache-control", b"no-store")
-
-
-def header(scope: Scope, name: bytes) -> str | None:
-    """The first value of a request header (ASGI names are lower case)."""
-    headers: Iterable[tuple[bytes, bytes]] = scope.get("headers", ())
-    for key, value in headers:
-        if key.lower() == name:
-            return value.decode("latin-1")
-    return None
 
 
 def header_values(scope: Scope, name: bytes) -> list[str]:
     """Every value of a request header, in order (a header may be sent more than once)."""
     headers: Iterable[tuple[bytes, bytes]] = scope.get("headers", ())
     return [value.decode("latin-1") for key, value in headers if key.lower() == name]
-
-
-def request_id_of(scope: Scope) -> str:
-    return str(scope.get(REQUEST_ID_KEY, ""))
 
 
 async def authenticate(pipeline: Pipeline, scope: Scope) -> Caller | None:
@@ -73,7 +59,7 @@ def commercial_error_body(
         "error": {
             "code": code,
             "message": message,
-            "request_id": request_id_of(scope),
+            "request_id": request_id_in(scope),
             "details": details or {},
         }
     }

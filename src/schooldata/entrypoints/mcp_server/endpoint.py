@@ -32,14 +32,12 @@ from schooldata.entrypoints.mcp_server import routing, state
 from schooldata.entrypoints.mcp_server.auth import (
     NO_STORE,
     authenticate,
-    header,
-    request_id_of,
     send_auth_failure,
 )
 from schooldata.entrypoints.mcp_server.direct import DirectCalls
 from schooldata.entrypoints.mcp_server.guard import HostGuard
 from schooldata.entrypoints.mcp_server.server import SUPPORTED_VERSIONS
-from schooldata.entrypoints.scope import base_url_of
+from schooldata.entrypoints.scope import base_url_of, first_header, request_id_in
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -88,7 +86,7 @@ class McpEndpoint:
             return
         request = state.McpRequest(
             caller=caller,
-            request_id=request_id_of(scope),
+            request_id=request_id_in(scope),
             base_url=self._base_url or base_url_of(scope),
         )
         # Every answer from here on, refusals included, goes out through the editor: a keyed
@@ -97,7 +95,7 @@ class McpEndpoint:
         if scope["method"] != "POST":
             await _plain(respond, 405, b"", [(b"allow", b"POST")])
             return
-        content_type = header(scope, b"content-type") or ""
+        content_type = first_header(scope, b"content-type") or ""
         if not content_type.lower().startswith("application/json"):
             body = _json_rpc_error(INVALID_REQUEST, "Content-Type must be application/json.")
             await _plain(respond, 400, body, [JSON])

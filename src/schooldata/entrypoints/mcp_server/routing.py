@@ -35,8 +35,8 @@ from mcp_types import (
 )
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
-from schooldata.entrypoints.mcp_server.auth import header
 from schooldata.entrypoints.mcp_server.server import HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS
+from schooldata.entrypoints.scope import first_header
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -71,7 +71,7 @@ class Checked:
 
 
 async def check(scope: Scope, receive: Receive, *, max_body_bytes: int) -> Checked:
-    version = header(scope, b"mcp-protocol-version")
+    version = first_header(scope, b"mcp-protocol-version")
     body, receive = await _peek(scope, receive, max_body_bytes)
     if version is None or version in HANDSHAKE_VERSIONS:
         # A handshake era: the SDK answers, except a body that is JSON but no JSON-RPC
@@ -135,7 +135,7 @@ def _unsupported(version: str, message: Mapping[str, Any] | None) -> Refusal:
 def _notification_method(scope: Scope, message: Mapping[str, Any] | None) -> Refusal | None:
     if message is None or "id" in message:
         return None  # a request: the SDK checks its headers
-    sent = header(scope, b"mcp-method")
+    sent = first_header(scope, b"mcp-method")
     if sent is not None and sent.strip() == message.get("method"):
         return None
     return Refusal(HEADER_MISMATCH, "Mcp-Method header does not match the notification's method")
@@ -176,7 +176,7 @@ def _loads(body: bytes) -> Any:
 async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive]:
     """The whole body (None when it is over `limit`: then only what was read is replayed, and
     the rest is left for the SDK to refuse) and a `receive` that replays it."""
-    declared = header(scope, b"content-length")
+    declared = first_header(scope, b"content-length")
     if declared is not None and declared.strip().isdigit() and int(declared) > limit:
         return None, receive
     read: deque[Message] = deque()

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from schooldata.domain.errors import InvalidParameter
+from schooldata.entrypoints.scope import first_header
 
 
 def json_body(scope: Mapping[str, Any], body: bytes) -> dict[str, object]:
-    media_type = _content_type(scope).partition(";")[0].strip().lower()
+    media_type = (first_header(scope, b"content-type") or "").partition(";")[0].strip().lower()
     if media_type != "application/json" and not (
         media_type.startswith("application/") and media_type.endswith("+json")
     ):
@@ -26,11 +27,3 @@ def json_body(scope: Mapping[str, Any], body: bytes) -> dict[str, object]:
     if not isinstance(document, dict):
         raise InvalidParameter("body", 'The body must be a JSON object: {"urns": ["100000", ...]}.')
     return document
-
-
-def _content_type(scope: Mapping[str, Any]) -> str:
-    """The first `Content-Type` line as sent, as Litestar's `request.headers.get` reads it."""
-    for name, value in scope["headers"]:
-        if name.lower() == b"content-type":
-            return bytes(value).decode("latin-1")
-    return ""

@@ -31,12 +31,12 @@ from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY
 from schooldata.entrypoints.rest.transport import (
     EXTRA_HEADERS_KEY,
     QUERY_KEY_REJECTED,
-    REQUEST_ID_KEY,
     ROUTE_LABEL_KEY,
     carries_key_in_query,
     query_key_refusal,
     with_head,
 )
+from schooldata.entrypoints.scope import REQUEST_ID_KEY
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

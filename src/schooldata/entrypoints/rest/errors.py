@@ -7,7 +7,7 @@ Public: `{"error": "<text>", "code": "<code>"}`. Commercial: `{"error": {"code",
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from litestar import Request, Response
@@ -23,7 +23,8 @@ from schooldata.domain.errors import (
     UnknownParameter,
 )
 from schooldata.entrypoints import wire
-from schooldata.entrypoints.rest.transport import REQUEST_ID_KEY, with_head
+from schooldata.entrypoints.rest.transport import with_head
+from schooldata.entrypoints.scope import request_id_in
 
 log = logging.getLogger("schooldata.rest")
 
@@ -48,10 +49,6 @@ def status_of(error: DomainError) -> int:
 
 def request_id_of(request: Request[Any, Any, Any]) -> str:
     return request_id_in(request.scope)
-
-
-def request_id_in(scope: Mapping[str, Any]) -> str:
-    return str(scope.get(REQUEST_ID_KEY, ""))
 
 
 def is_commercial(request: Request[Any, Any, Any]) -> bool:

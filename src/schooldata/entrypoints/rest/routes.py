@@ -31,7 +31,7 @@ from schooldata.entrypoints import answers
 from schooldata.entrypoints.rest import links, negotiation
 from schooldata.entrypoints.rest.bodies import json_body
 from schooldata.entrypoints.rest.edge import KEY_PREFIX_KEY
-from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY, request_id_in
+from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY
 from schooldata.entrypoints.rest.query import parse_query
 from schooldata.entrypoints.rest.responses import (
     CSV_MEDIA_TYPE,
@@ -40,7 +40,7 @@ from schooldata.entrypoints.rest.responses import (
     success_response,
 )
 from schooldata.entrypoints.rest.transport import Scope
-from schooldata.entrypoints.scope import base_url_of
+from schooldata.entrypoints.scope import base_url_of, request_id_in
 from schooldata.ports.keys import WouldBlock
 
 FEATURE_KEY = "schooldata.feature"

@@ -15,7 +15,6 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-REQUEST_ID_KEY = "schooldata.request_id"
 # Headers a route adds to an answer Litestar writes itself (its automatic OPTIONS answer).
 EXTRA_HEADERS_KEY = "schooldata.extra_headers"
 QUERY_KEY_NAMES = frozenset({"api_key", "apikey", "key", "access_token", "token"})
