@@ -3,6 +3,7 @@ editable install): the same typed Python, run as C. SCHOOLDATA_COMPILE=0 builds 
 every module works either way (docs/performance.md, "Compiled hot path")."""
 
 import os
+import sys
 
 from setuptools import setup
 
@@ -81,7 +82,15 @@ def _extensions() -> list:
     # OpenTelemetry): `make serve`'s runtime install has none of them, so a missing one is Any
     # there (and a `type: ignore` it makes unused is no error); `make lint` checks them strictly.
     options = ["--ignore-missing-imports", "--no-warn-unused-ignores"]
-    return mypycify([*options, *COMPILED], opt_level="3")
+    extensions = mypycify([*options, *COMPILED], opt_level="3")
+    if sys.platform.startswith("linux"):  # (flags of GNU ld and lld; elsewhere the defaults)
+        for extension in extensions:
+            # The compiled modules call each other and mypyc's runtime inside one shared
+            # library: bound there when it is linked, not through the PLT, and open to
+            # inlining (nothing outside it replaces one of its functions).
+            extension.extra_compile_args.append("-fno-semantic-interposition")
+            extension.extra_link_args.append("-Wl,-Bsymbolic-functions")
+    return extensions
 
 
 if __name__ == "__main__":  # as setuptools runs it; tests import COMPILED alone

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -40,3 +43,25 @@ def test_a_build_older_than_its_source_is_found_stale(tmp_path: Path) -> None:
     assert stale_builds(tmp_path) == []
     os.utime(source, (now + 5, now + 5))
     assert stale_builds(tmp_path) == [str(Path(tmp_path.name) / "pkg" / "mod.py")]
+
+
+@pytest.mark.skipif(
+    os.environ.get("SCHOOLDATA_COMPILE") == "0", reason="built without compiling (asked for)"
+)
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="setup.py binds locally on Linux")
+def test_the_compiled_library_calls_its_own_functions_without_the_plt() -> None:
+    """setup.py links the compiled modules with -Bsymbolic-functions: no PLT slot (a
+    `JUMP_SLOT` relocation) names one of the library's own functions (mypyc's `CPy...`)."""
+    readelf = shutil.which("readelf")
+    assert readelf is not None, (
+        "binutils' readelf is needed (gcc, which builds the project, has it)"
+    )
+    source = Path(__file__).resolve().parents[2] / "src"
+    (library,) = source.glob("*__mypyc*.so")
+    relocations = subprocess.run(
+        [readelf, "--relocs", "--wide", str(library)], capture_output=True, text=True, check=True
+    ).stdout
+    slots = [line.split()[-3] for line in relocations.splitlines() if "JUMP_SLOT" in line]
+    assert slots, "no PLT slots at all: readelf's output is not what this test reads"
+    own = [name for name in slots if name.startswith("CPy")]
+    assert own == [], f"{len(own)} of the library's own functions called through the PLT: {own[:3]}"
