@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schooldata.domain.geo import EARTH_RADIUS_MILES, Location, bounding_box, distance_miles
+from schooldata.domain.geo import (
+    EARTH_RADIUS_MILES,
+    MILES_PER_DEGREE_LATITUDE,
+    BoundingBox,
+    Location,
+    bounding_box,
+    distance_miles,
+)
 
 LONDON = Location(51.5074, -0.1278)
 BIRMINGHAM = Location(52.4862, -1.8904)
@@ -106,3 +113,39 @@ def test_bounding_box_excludes_points_well_beyond_the_radius_north_and_south(
 def test_bounding_box_around_london_holds_birmingham_only_when_the_radius_reaches_it() -> None:
     assert bounding_box(LONDON, 102).contains(BIRMINGHAM)
     assert not bounding_box(LONDON, 50).contains(BIRMINGHAM)
+
+
+def textbook_haversine(a: Location, b: Location) -> float:
+    """The haversine with `math.radians`, interpreted (each sine squared as a product)."""
+    lat1, lat2 = math.radians(a.latitude), math.radians(b.latitude)
+    dlat = lat2 - lat1
+    dlon = math.radians(b.longitude - a.longitude)
+    half_dlat, half_dlon = math.sin(dlat / 2), math.sin(dlon / 2)
+    h = half_dlat * half_dlat + math.cos(lat1) * math.cos(lat2) * (half_dlon * half_dlon)
+    return 2 * EARTH_RADIUS_MILES * math.asin(min(1.0, math.sqrt(h)))
+
+
+def textbook_box(centre: Location, radius: float) -> BoundingBox:
+    dlat = radius / MILES_PER_DEGREE_LATITUDE * 1.01
+    cos_lat = max(math.cos(math.radians(min(89.0, abs(centre.latitude) + dlat))), 1e-6)
+    dlon = min(180.0, dlat / cos_lat)
+    return BoundingBox(
+        centre.latitude - dlat,
+        centre.latitude + dlat,
+        centre.longitude - dlon,
+        centre.longitude + dlon,
+    )
+
+
+@settings(max_examples=300)
+@given(LOCATIONS, LOCATIONS)
+def test_the_distance_is_the_textbook_haversine_to_the_last_bit(a: Location, b: Location) -> None:
+    assert distance_miles(a, b) == textbook_haversine(a, b)
+
+
+@settings(max_examples=200)
+@given(centre=LOCATIONS, radius=RADII)
+def test_the_bounding_box_is_the_textbook_box_to_the_last_bit(
+    centre: Location, radius: float
+) -> None:
+    assert bounding_box(centre, radius) == textbook_box(centre, radius)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import array
 import bisect
 import math
 
@@ -287,16 +286,15 @@ def test_postings_and_orders_hold_the_schools_own_urn_values_not_copies() -> Non
     assert all(id(v) in own for v in held)
 
 
-def test_proximity_strips_bisect_the_longitudes_of_their_places_in_order() -> None:
-    """A strip's longitudes are packed doubles, one per place and in its order (what a
-    bisection reads), sorted; each place is its school's location and holds its school's own URN."""
-    strips = [s for s in SchoolIndex(SCHOOLS)._near._strips if s is not None]
+def test_proximity_strips_hold_their_places_in_order_of_longitude() -> None:
+    """Each place is its school's location and holds its school's own URN; a strip's places
+    run west to east (what its bisections read)."""
+    strips = [s for s in SchoolIndex(SCHOOLS)._near._strips if s]
     assert strips
-    for strip in strips:
-        assert strip.longitudes.typecode == "d"
-        assert strip.longitudes.tolist() == [p.longitude for p in strip.places]
-        assert strip.longitudes.tolist() == sorted(strip.longitudes)
-        for place in strip.places:
+    for places in strips:
+        longitudes = [p.longitude for p in places]
+        assert longitudes == sorted(longitudes)
+        for place in places:
             assert place.urn is place.school.urn.value  # the school's own int, not a copy
             where = place.school.location
             assert where is not None
@@ -311,13 +309,21 @@ sorted_floats = st.lists(
 ).map(sorted)
 
 
+def _places_at(longitudes: list[float]) -> list[proximity._Place]:
+    return [
+        proximity._Place(_crowded_school(100_000 + i, Location(51.5, x)), Location(51.5, x), i)
+        for i, x in enumerate(longitudes)
+    ]
+
+
 @given(sorted_floats, st.floats(-12, 12) | st.sampled_from([-1.0, 0.0, 1.0]))
-def test_the_strips_galloping_search_finds_what_the_bisect_module_finds(
+def test_the_strips_searches_find_what_the_bisect_module_finds(
     values: list[float], x: float
 ) -> None:
-    packed = array.array("d", values)
+    places = _places_at(values)
+    assert proximity._first_at_or_east(places, x) == bisect.bisect_left(values, x)
     for low in range(bisect.bisect_left(values, x) + 1):
-        assert proximity._first_above(packed, x, low) == bisect.bisect_right(values, x, low)
+        assert proximity._first_east_of(places, x, low) == bisect.bisect_right(values, x, low)
 
 
 @settings(max_examples=100, deadline=None)

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from attrs import frozen
 
 # Mean Earth radius (IUGG) in statute miles. A sphere is within 0.5% of the ellipsoid at UK
 # distances, far inside the precision a school-finder needs.
-EARTH_RADIUS_MILES = 3958.7613
-MILES_PER_DEGREE_LATITUDE = math.pi * EARTH_RADIUS_MILES / 180.0
+EARTH_RADIUS_MILES: Final = 3958.7613
+MILES_PER_DEGREE_LATITUDE: Final = math.pi * EARTH_RADIUS_MILES / 180.0
+# What `math.radians` multiplies by, so the product is the same double: compiled code
+# multiplies where `math.radians` would be looked up and called through Python.
+RADIANS_PER_DEGREE: Final = math.pi / 180.0
+_ASIN: Final = math.asin  # (not among the compiler's native math functions)
 
 
 @frozen
@@ -18,7 +23,7 @@ class Location:
     longitude: float
 
 
-SHOWN_DISTANCE_STEP = 0.0001  # distances are shown to four decimals
+SHOWN_DISTANCE_STEP: Final = 0.0001  # distances are shown to four decimals
 
 
 def shown_distance(distance: float) -> float:
@@ -30,11 +35,17 @@ def shown_distance(distance: float) -> float:
 
 def distance_miles(a: Location, b: Location) -> float:
     """Haversine great-circle distance between two points, in miles."""
-    lat1, lat2 = math.radians(a.latitude), math.radians(b.latitude)
+    lat1, lat2 = a.latitude * RADIANS_PER_DEGREE, b.latitude * RADIANS_PER_DEGREE
     dlat = lat2 - lat1
-    dlon = math.radians(b.longitude - a.longitude)
-    h = math.sin(dlat / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin(dlon / 2) ** 2
-    return 2 * EARTH_RADIUS_MILES * math.asin(min(1.0, math.sqrt(h)))
+    dlon = (b.longitude - a.longitude) * RADIANS_PER_DEGREE
+    h = square(math.sin(dlat / 2)) + math.cos(lat1) * math.cos(lat2) * square(math.sin(dlon / 2))
+    return 2 * EARTH_RADIUS_MILES * _ASIN(min(1.0, math.sqrt(h)))
+
+
+def square(x: float) -> float:
+    """`x * x`: one rounding, the same compiled or not (C's `pow(x, 2)`, which `x ** 2` calls,
+    may differ from it in the last bit, and a compiler may replace it by the product)."""
+    return x * x
 
 
 @frozen
@@ -56,12 +67,14 @@ def bounding_box(centre: Location, radius_miles: float) -> BoundingBox:
 
     Slightly generous (1% margin) so that rounding never drops a point the exact distance keeps.
     """
+    return BoundingBox(*box_edges(centre.latitude, centre.longitude, radius_miles))
+
+
+def box_edges(
+    latitude: float, longitude: float, radius_miles: float
+) -> tuple[float, float, float, float]:
+    """`bounding_box`'s south, north, west and east edges, as plain numbers."""
     dlat = radius_miles / MILES_PER_DEGREE_LATITUDE * 1.01
-    cos_lat = max(math.cos(math.radians(min(89.0, abs(centre.latitude) + dlat))), 1e-6)
+    cos_lat = max(math.cos(min(89.0, abs(latitude) + dlat) * RADIANS_PER_DEGREE), 1e-6)
     dlon = min(180.0, dlat / cos_lat)
-    return BoundingBox(
-        centre.latitude - dlat,
-        centre.latitude + dlat,
-        centre.longitude - dlon,
-        centre.longitude + dlon,
-    )
+    return latitude - dlat, latitude + dlat, longitude - dlon, longitude + dlon

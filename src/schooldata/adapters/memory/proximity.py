@@ -15,23 +15,29 @@ distance, inclusion and order is bit for bit the one the domain's evaluator find
 from __future__ import annotations
 
 import math
-from array import array
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
-from schooldata.domain.geo import EARTH_RADIUS_MILES, SHOWN_DISTANCE_STEP, Location, bounding_box
+from schooldata.domain.geo import (
+    EARTH_RADIUS_MILES,
+    RADIANS_PER_DEGREE,
+    SHOWN_DISTANCE_STEP,
+    Location,
+    box_edges,
+    square,
+)
 from schooldata.domain.school import School
 
-STRIP_DEGREES = 0.02
+# (`Final`: compiled code reads these as C values, not from the module's dictionary.)
+STRIP_DEGREES: Final = 0.02
 # A chord and the haversine agree to ~1e-12 miles at these sizes: a chord this much inside or
 # outside the radius decides on its own; nearer the edge the haversine decides.
-MARGIN_MILES = 1e-7
-TWICE_R = 2 * EARTH_RADIUS_MILES
-# What `math.radians` multiplies by, so the product is the same double; compiled code
-# multiplies where `math.radians` would be looked up and called.
-RADIANS_PER_DEGREE = math.pi / 180.0
+MARGIN_MILES: Final = 1e-7
+TWICE_R: Final = 2 * EARTH_RADIUS_MILES
+_ASIN: Final = math.asin
+_BY_CHORD: Final = itemgetter(0)
+_UNBOUNDED: Final = math.inf
 
 Point = tuple[float, float, float]  # a unit vector
 Keep = Callable[[School], bool]
@@ -40,7 +46,7 @@ Ranked = tuple[float, int, float, School]  # (shown distance, URN) orders; dista
 
 def unit_vector(latitude: float, cos_latitude: float, longitude: float) -> Point:
     """The point at (`latitude` in radians, its cosine, `longitude` in degrees)."""
-    lon = math.radians(longitude)
+    lon = longitude * RADIANS_PER_DEGREE
     return (cos_latitude * math.cos(lon), cos_latitude * math.sin(lon), math.sin(latitude))
 
 
@@ -63,7 +69,7 @@ class _Place:
         # Read beside the vector, a page's order never reaches into the school record. `Any`:
         # the school's own int, where compiled code would store an `int` as a new object.
         self.urn = urn
-        self.latitude = math.radians(where.latitude)  # radians
+        self.latitude = where.latitude * RADIANS_PER_DEGREE  # radians
         self.longitude = where.longitude  # degrees
         self.cos_latitude = math.cos(self.latitude)
         self.x, self.y, self.z = unit_vector(self.latitude, self.cos_latitude, self.longitude)
@@ -78,7 +84,7 @@ class _From:
     def __init__(self, origin: Location) -> None:
         self.origin = origin
         self.longitude = origin.longitude
-        self.lat1 = math.radians(origin.latitude)
+        self.lat1 = origin.latitude * RADIANS_PER_DEGREE
         self.cos1 = math.cos(self.lat1)
         self.x, self.y, self.z = unit_vector(self.lat1, self.cos1, origin.longitude)
 
@@ -86,33 +92,49 @@ class _From:
         """`domain.geo.distance_miles` to the place, operation for operation."""
         dlat = place.latitude - self.lat1
         dlon = (place.longitude - self.longitude) * RADIANS_PER_DEGREE
-        h = math.sin(dlat / 2) ** 2 + self.cos1 * place.cos_latitude * math.sin(dlon / 2) ** 2
-        return TWICE_R * math.asin(min(1.0, math.sqrt(h)))
+        h = square(math.sin(dlat / 2)) + self.cos1 * place.cos_latitude * square(math.sin(dlon / 2))
+        return TWICE_R * _ASIN(min(1.0, math.sqrt(h)))
 
 
-class _Strip:
-    __slots__ = ("longitudes", "places")
-
-    def __init__(self, located: list[tuple[School, Location, Any]]) -> None:
-        located.sort(key=lambda each: (each[1].longitude, each[2]))
-        # Made in the order a question scans them, so neighbours lie side by side in memory.
-        self.places = [_Place(school, where, urn) for school, where, urn in located]
-        # What a bisection reads, packed: a probe reads one double, where a list of floats
-        # reads a pointer and then the float it points at, two cache misses on a cold strip.
-        self.longitudes = array("d", [p.longitude for p in self.places])
+def _strip(located: list[tuple[School, Location, Any]]) -> list[_Place]:
+    """A strip's places by longitude, made in the order a question scans them, so neighbours
+    lie side by side in memory."""
+    located.sort(key=lambda each: (each[1].longitude, each[2]))
+    return [_Place(school, where, urn) for school, where, urn in located]
 
 
-def _first_above(longitudes: array[float], x: float, low: int) -> int:
-    """`bisect_right(longitudes, x, low)`, galloping from `low`: a run is short, and its
-    first entries sit on the cache lines the bisection for its west end just read."""
-    end = len(longitudes)
+def _first_at_or_east(places: list[_Place], x: float) -> int:
+    """`bisect_left` of `x` in the places' longitudes, each read as a C double (the `bisect`
+    module would make a Python float of every probe)."""
+    low = 0
+    high = len(places)
+    while low < high:
+        middle = (low + high) // 2
+        if places[middle].longitude < x:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def _first_east_of(places: list[_Place], x: float, low: int) -> int:
+    """`bisect_right` of `x` from `low`, galloping first: a run is short, and its first
+    entries sit on the cache lines the bisection for its west end just read."""
+    end = len(places)
     high = low
     step = 8
-    while high < end and longitudes[high] <= x:
+    while high < end and places[high].longitude <= x:
         low = high + 1
         high += step
         step += step
-    return bisect_right(longitudes, x, low, min(high, end))
+    high = min(high, end)
+    while low < high:
+        middle = (low + high) // 2
+        if x < places[middle].longitude:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 class ProximityStrips:
@@ -127,25 +149,25 @@ class ProximityStrips:
         # A list from the southernmost strip: a question's strips are read by position, where
         # a dict would compare each key it finds.
         self._first = min(strips, default=0)
-        self._strips: list[_Strip | None] = [None] * (max(strips, default=-1) - self._first + 1)
+        # A strip without schools is one shared empty list, never changed.
+        self._strips: list[list[_Place]] = [[]] * (max(strips, default=-1) - self._first + 1)
         for i, located in strips.items():
-            self._strips[i - self._first] = _Strip(located)
+            self._strips[i - self._first] = _strip(located)
 
-    def _runs(self, origin: Location, radius: float) -> list[tuple[_Strip, int, int]]:
+    def _runs(self, origin: Location, radius: float) -> list[tuple[list[_Place], int, int]]:
         """The strips' runs of places inside the domain's bounding box of the circle."""
-        box = bounding_box(origin, radius)
-        west, east = box.min_longitude, box.max_longitude
-        runs: list[tuple[_Strip, int, int]] = []
+        south_edge, north_edge, west, east = box_edges(origin.latitude, origin.longitude, radius)
+        runs: list[tuple[list[_Place], int, int]] = []
         strips = self._strips
-        south = max(math.floor(box.min_latitude / STRIP_DEGREES) - self._first, 0)
-        north = min(math.floor(box.max_latitude / STRIP_DEGREES) - self._first, len(strips) - 1)
+        south = max(math.floor(south_edge / STRIP_DEGREES) - self._first, 0)
+        north = min(math.floor(north_edge / STRIP_DEGREES) - self._first, len(strips) - 1)
         for i in range(south, north + 1):
-            strip = strips[i]
-            if strip is not None:
-                low = bisect_left(strip.longitudes, west)
-                high = _first_above(strip.longitudes, east, low)
+            places = strips[i]
+            if places:
+                low = _first_at_or_east(places, west)
+                high = _first_east_of(places, east, low)
                 if low < high:
-                    runs.append((strip, low, high))
+                    runs.append((places, low, high))
         return runs
 
     def _near(self, here: _From, radius: float, keep: Keep | None) -> list[Near]:
@@ -154,8 +176,7 @@ class ProximityStrips:
         x, y, z = here.x, here.y, here.z
         limit = squared_chord_of(radius + MARGIN_MILES)
         found: list[Near] = []
-        for strip, low, high in self._runs(here.origin, radius):
-            places = strip.places
+        for places, low, high in self._runs(here.origin, radius):
             for k in range(low, high):
                 place = places[k]
                 dx = place.x - x
@@ -169,8 +190,8 @@ class ProximityStrips:
     def in_box(self, origin: Location, radius: float) -> list[School]:
         """A superset of the schools within `radius`: those in its bounding box's strips."""
         return [
-            strip.places[k].school
-            for strip, low, high in self._runs(origin, radius)
+            places[k].school
+            for places, low, high in self._runs(origin, radius)
             for k in range(low, high)
         ]
 
@@ -201,9 +222,9 @@ class ProximityStrips:
                 total += 1
         if not total or wanted <= 0:
             return total, []
-        near.sort(key=itemgetter(0))  # (stable: places of equal chords are never compared)
+        near.sort(key=_BY_CHORD)  # (stable: places of equal chords are never compared)
         page: list[Ranked] = []
-        stop = math.inf
+        stop = _UNBOUNDED
         for squared, place in near:
             if squared > stop:
                 break
