@@ -175,10 +175,17 @@ def _loads(body: bytes) -> Any:
 
 async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive]:
     """The whole body (None when it is over `limit`: then only what was read is replayed, and
-    the rest is left for the SDK to refuse) and a `receive` that replays it."""
+    the rest is left for the SDK to refuse) and a `receive` that replays it.
+
+    A body whose Content-Length bytes have all arrived is whole: the server has no more to
+    give (HTTP frames it by that length), so its closing empty message is not waited for.
+    Granian sends one after every body, and it costs a second wake-up of this thread."""
     declared = first_header(scope, b"content-length")
-    if declared is not None and declared.strip().isdigit() and int(declared) > limit:
+    length = int(declared) if declared is not None and declared.strip().isdigit() else None
+    if length is not None and length > limit:
         return None, receive
+    if length is not None and first_header(scope, b"transfer-encoding") is not None:
+        length = None  # (framed by its chunks, not its length)
     read: deque[Message] = deque()
     size = 0
     complete = False
@@ -188,7 +195,7 @@ async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | Non
         if message.get("type") != "http.request":
             break
         size += len(message.get("body", b""))
-        if not message.get("more_body", False):
+        if not message.get("more_body", False) or size == length:
             complete = True
             break
 
