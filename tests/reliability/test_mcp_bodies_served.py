@@ -16,19 +16,15 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.test_mcp_support import MODERN, envelope_meta
 from tests.reliability.serving import ServeProcess, fixture_environment, serving
 
 HEADERS = {
     "Content-Type": "application/json",
     "Accept": "application/json, text/event-stream",
-    "MCP-Protocol-Version": "2026-07-28",
+    "MCP-Protocol-Version": MODERN,
     "Mcp-Method": "tools/call",
     "Mcp-Name": "search_schools",
-}
-META = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
-    "io.modelcontextprotocol/clientCapabilities": {},
 }
 
 
@@ -40,7 +36,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
 
 
 def _call(request_id: int, query: str) -> bytes:
-    params = {"name": "search_schools", "arguments": {"query": query}, "_meta": META}
+    params = {"name": "search_schools", "arguments": {"query": query}, "_meta": envelope_meta()}
     message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
     return json.dumps(message).encode()
 
