@@ -80,3 +80,11 @@ def test_a_chunked_body_is_read_to_its_end_whatever_length_it_declares() -> None
     checked = _check(scope, receive)
     assert checked.message is not None and checked.message["id"] == 7
     assert receive.calls == 2
+
+
+def test_a_length_that_is_no_plain_number_is_ignored_and_the_body_read_to_its_end() -> None:
+    for declared in (b"\xb2", b"+10", b"1e3", b""):  # "\xb2" is latin-1's superscript two
+        receive = ScriptedReceive([_chunk(BODY, True), _chunk(b"", False)])
+        checked = _check(_scope((b"content-length", declared)), receive)
+        assert checked.message is not None and checked.message["id"] == 7
+        assert receive.calls == 2

@@ -180,8 +180,9 @@ async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | Non
     A body whose Content-Length bytes have all arrived is whole: the server has no more to
     give (HTTP frames it by that length), so its closing empty message is not waited for.
     Granian sends one after every body, and it costs a second wake-up of this thread."""
-    declared = first_header(scope, b"content-length")
-    length = int(declared) if declared is not None and declared.strip().isdigit() else None
+    declared = (first_header(scope, b"content-length") or "").strip()
+    # (ASCII digits only: `str.isdigit` also passes "²", which `int` refuses)
+    length = int(declared) if declared.isascii() and declared.isdigit() else None
     if length is not None and length > limit:
         return None, receive
     if length is not None and first_header(scope, b"transfer-encoding") is not None:
