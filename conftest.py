@@ -10,7 +10,7 @@ from tests.support.compiled import stale_builds
 def pytest_configure(config: pytest.Config) -> None:
     if stale := stale_builds():
         pytest.exit(
-            "compiled modules older than their source (run `make install` to build them "
-            f"again): {', '.join(stale)}",
+            "compiled modules older than their source (run `make compiled` to build them "
+            f"again, or `make pure`): {', '.join(stale)}",
             returncode=4,
         )

@@ -1,11 +1,19 @@
-"""Compiles the served hot path with mypyc when the project is built (a wheel, or `make install`'s
-editable install): the same typed Python, run as C. SCHOOLDATA_COMPILE=0 builds pure Python;
-every module works either way (docs/performance.md, "Compiled hot path")."""
+"""Compiles the served hot path with mypyc when it can (`build_support/compile_plan.py`): the
+same typed Python, run as C. Never a failed install because of it: without a C compiler,
+Python's headers or CPython, with SCHOOLDATA_COMPILE=0, or when the compiled build fails, the
+package is built as pure Python and one line says why (docs/deploy.md, "Compiled or not").
+"""
 
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "build_support"))
+from compile_plan import reason_not_to_compile, say
 
 # The modules a served request runs most, each free of what mypyc does not compile here
 # (attrs and msgspec class bodies, handlers Litestar inspects, weak references).
@@ -73,25 +81,65 @@ COMPILED = (
 )
 
 
-def _extensions() -> list:
-    if os.environ.get("SCHOOLDATA_COMPILE", "1") == "0":
-        return []
-    from mypyc.build import mypycify
+# The setup.py commands that build code; the others (egg_info, dist_info, sdist: what a build
+# asks first, for metadata and requirements) need no extensions and say nothing.
+BUILDS = frozenset({"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "install"})
 
-    # The type check mypyc runs follows imports into the optional extras (psycopg, redis,
-    # OpenTelemetry): `make serve`'s runtime install has none of them, so a missing one is Any
-    # there (and a `type: ignore` it makes unused is no error); `make lint` checks them strictly.
+
+def _extensions() -> list:
+    if BUILDS.isdisjoint(sys.argv[1:]):
+        return []
+    reason = reason_not_to_compile()
+    if reason is None:
+        try:
+            from mypyc.build import mypycify
+        except ImportError:
+            reason = "mypy is not installed where the build runs"
+    if reason is not None:
+        say(f"pure Python ({reason}); the compiled build is faster (docs/deploy.md)")
+        return []
+    say(f"compiling {len(COMPILED)} modules with mypyc (a few minutes on 2 cores)")
+    # The type check follows imports into the optional extras (psycopg, redis, OpenTelemetry),
+    # which a build does not install: a missing one is Any there (`make lint` checks them).
     options = ["--ignore-missing-imports", "--no-warn-unused-ignores"]
-    extensions = mypycify([*options, *COMPILED], opt_level="3")
+    try:
+        # One C file per module, so the compiler runs on every core (`_BuildExt`).
+        extensions = mypycify([*options, *COMPILED], opt_level="3", multi_file=True)
+    except SystemExit as failed:  # mypyc exits when its type check fails
+        say(f"pure Python (the compiled build's type check failed: {failed})")
+        return []
     if sys.platform.startswith("linux"):  # (flags of GNU ld and lld; elsewhere the defaults)
         for extension in extensions:
             # The compiled modules call each other and mypyc's runtime inside one shared
-            # library: bound there when it is linked, not through the PLT, and open to
-            # inlining (nothing outside it replaces one of its functions).
+            # library: bound there when it is linked, not through the PLT.
             extension.extra_compile_args.append("-fno-semantic-interposition")
             extension.extra_link_args.append("-Wl,-Bsymbolic-functions")
     return extensions
 
 
+class _BuildExt(build_ext):
+    """Compiles every C file of the build on every core, and falls back to pure Python when
+    the compiled build fails: the modules' sources are in the package either way, and an
+    extension that was not built is simply not there to shadow them."""
+
+    def build_extensions(self) -> None:
+        compile_one = self.compiler.compile
+        workers = os.cpu_count() or 1
+
+        def compile_all(sources: list[str], *args: object, **kwargs: object) -> list[str]:
+            # (distutils' compile runs its files one after another; each is its own process)
+            with ThreadPoolExecutor(workers) as pool:
+                done = pool.map(lambda source: compile_one([source], *args, **kwargs), sources)
+                return [name for names in done for name in names]
+
+        self.compiler.compile = compile_all
+        try:
+            super().build_extensions()
+        except Exception as failed:  # the compiler's or linker's error, whatever its class
+            for extension in self.extensions:
+                Path(self.get_ext_fullpath(extension.name)).unlink(missing_ok=True)
+            say(f"pure Python (the compiled build failed: {failed})")
+
+
 if __name__ == "__main__":  # as setuptools runs it; tests import COMPILED alone
-    setup(ext_modules=_extensions())
+    setup(ext_modules=_extensions(), cmdclass={"build_ext": _BuildExt})

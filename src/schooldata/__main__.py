@@ -8,7 +8,7 @@ needs them, so `--help` and completion stay fast.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from schooldata.application.refresh import RefreshSources
@@ -22,17 +22,19 @@ from schooldata.settings import Settings, load_settings
 DEMO_MODULE = "schooldata.adapters.sample.demo"
 
 
-def _build_app(settings: Settings, *, create_database: bool) -> Application:
+def _build_app(
+    settings: Settings, *, create_database: bool, notify: Callable[[str], None] | None = None
+) -> Application:
     from schooldata.bootstrap import bootstrap
 
-    return bootstrap(settings, create_database=create_database)
+    return bootstrap(settings, create_database=create_database, notify=notify)
 
 
-def _serve(settings: Settings) -> None:
+def _serve(settings: Settings, *, notify: Callable[[str], None]) -> None:
     from schooldata.bootstrap import serve
 
     # A server answers questions: it never creates the database it is pointed at.
-    serve(settings, create_database=False)
+    serve(settings, create_database=False, notify=notify)
 
 
 def _upgrade(settings: Settings) -> None:

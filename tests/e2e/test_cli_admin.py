@@ -98,7 +98,7 @@ def run(app: Application, tmp_path: Path, calls: Calls) -> Any:
     runtime = CliRuntime(
         load_settings=load_settings,
         build_app=lambda settings, **_: app,
-        serve=calls.served.append,
+        serve=lambda settings, **_: calls.served.append(settings),
         upgrade=calls.upgraded.append,
         importers=lambda: importers,
         load_sample=load_sample,

@@ -494,10 +494,14 @@ def test_top_level_help_documents_exit_codes_and_completion(run: Any) -> None:
     assert "_SCHOOLDATA_COMPLETE=bash_source schooldata" in result.stdout
 
 
-def test_version(run: Any) -> None:
+def test_version_names_the_build_the_python_and_the_data_home(run: Any) -> None:
     result = run("--version")
     assert result.exit_code == 0
-    assert result.stdout.startswith("schooldata, version ")
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("schooldata 0.")
+    assert lines[1] in ("build: compiled (mypyc)", "build: pure Python")
+    assert lines[2].startswith("python: CPython 3.")
+    assert lines[3].startswith("data home: ")
 
 
 def test_an_unwritable_output_is_exit_3_and_one_line(run: Any, tmp_path: Path) -> None:

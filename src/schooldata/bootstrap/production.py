@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import secrets
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,7 +60,11 @@ def key_secret(settings: Settings) -> bytes:
 
 
 def bootstrap(
-    settings: Settings | None = None, *, create_database: bool = True, **overrides: Any
+    settings: Settings | None = None,
+    *,
+    create_database: bool = True,
+    notify: Callable[[str], None] | None = None,
+    **overrides: Any,
 ) -> Application:
     """The production wiring: SQL store (SQLite demo by default), SQL keys and quotas, Redis
     rate windows when configured; the database made ready to serve.
@@ -67,21 +72,33 @@ def bootstrap(
     The embedded demo database is built on first use. Any other database is created (its
     schema migrated from nothing) only with `create_database`: a command that only reads
     refuses, naming it, a database that does not exist, rather than serve an empty one. That
-    check comes before the key secret's, and nothing is created before both passed."""
+    check comes before the key secret's, and nothing is created before both passed.
+    `notify` hears what a long step (the first build of the demo) is doing."""
     settings = settings or load_settings(**overrides)
     must_exist = not create_database and not settings.uses_embedded_demo
     app, store = _wire(settings, must_exist=must_exist)
-    _prepare(app, store, settings)
+    _prepare(app, store, settings, notify=notify)
     return app
 
 
-def _prepare(app: Application, store: SqlStore, settings: Settings) -> None:
+def _prepare(
+    app: Application,
+    store: SqlStore,
+    settings: Settings,
+    *,
+    notify: Callable[[str], None] | None = None,
+) -> None:
     """Make the database ready to serve: migrated, and the demo built on first use."""
     store.upgrade()
     if settings.uses_embedded_demo:
         from schooldata.adapters.sample.demo import ensure_demo
 
-        ensure_demo(app, lock_path=settings.home / "demo.lock")
+        ensure_demo(
+            app,
+            lock_path=settings.home / "demo.lock",
+            notify=notify,
+            where=settings.demo_database_path,
+        )
 
 
 def assemble(settings: Settings) -> Application:

@@ -7,18 +7,26 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Callable
 
+from schooldata.bootstrap.announce import announce_when_answering
 from schooldata.bootstrap.production import _prepare, _wire
 from schooldata.settings import Settings
 
 
-def serve(settings: Settings, *, create_database: bool = True) -> None:
+def serve(
+    settings: Settings,
+    *,
+    create_database: bool = True,
+    notify: Callable[[str], None] | None = None,
+) -> None:
     """Run the server (granian; see docs/performance.md for the measurement that chose it).
     Checks the database and builds the demo once, in this process, before workers start (any
     other database is created only with `create_database`): a database that is missing or
     unreachable at start stops `serve` with a clear message. Workers never touch it to start
     (`assemble`), so one respawned during an outage serves 503s, not a crash loop that
-    would take granian down with it."""
+    would take granian down with it. `notify` hears each long step, and `Serving on ...`
+    once the server answers."""
     from schooldata.adapters.server import raise_open_file_limit
     from schooldata.entrypoints.observability.logs import configure_logging
     from schooldata.entrypoints.observability.metrics_directory import (
@@ -32,7 +40,7 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
     must_exist = not create_database and not settings.uses_embedded_demo
     app, store = _wire(settings, must_exist=must_exist)
     try:
-        _prepare(app, store, settings)
+        _prepare(app, store, settings, notify=notify)
     finally:
         close_snapshot = getattr(app.ports.schools, "close", None)
         if callable(close_snapshot):  # the snapshot's checker thread: workers have their own
@@ -47,6 +55,8 @@ def serve(settings: Settings, *, create_database: bool = True) -> None:
     os.environ[DIRECTORY_VARIABLE] = str(metrics.path)
     # Workers are forked from this process and inherit the raised limit.
     open_files = raise_open_file_limit()
+    if notify is not None:
+        announce_when_answering(settings.host, settings.port, notify)
     try:
         _granian(settings, open_files)
     finally:

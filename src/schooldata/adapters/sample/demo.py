@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import fcntl
 import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -138,9 +139,16 @@ def demo_loaded(app: Application) -> bool:
     return not demo_needed(app)
 
 
-def ensure_demo(app: Application, *, lock_path: Path) -> bool:
+def ensure_demo(
+    app: Application,
+    *,
+    lock_path: Path,
+    notify: Callable[[str], None] | None = None,
+    where: Path | None = None,
+) -> bool:
     """Build the demo once; concurrent first starts (several workers) wait for one builder.
-    Returns True when this call built it."""
+    Returns True when this call built it. `notify` hears that it is being built (the only
+    step of a first start that takes more than a moment) and when it is done."""
     if demo_loaded(app):
         return False
     lock_path.parent.mkdir(parents=True, exist_ok=True)
@@ -149,7 +157,13 @@ def ensure_demo(app: Application, *, lock_path: Path) -> bool:
         try:
             if demo_loaded(app):
                 return False
+            started = time.monotonic()
+            if notify is not None:
+                place = "" if where is None else f" in {where}"
+                notify(f"Building the synthetic demo database{place} (first use only, ~10 s)...")
             load_demo(app)
+            if notify is not None:
+                notify(f"Demo database built in {time.monotonic() - started:.0f} s.")
             return True
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from schooldata import build_info
 from schooldata.domain.keys import ApiKeyRecord
 from schooldata.entrypoints import wire
 from schooldata.entrypoints.cli import views
@@ -179,8 +180,8 @@ def serve(session: Session, host: str | None, port: int | None, workers: int | N
     """
     settings = with_overrides(session.settings, host=host, port=port, workers=workers)
     require_free_port(settings.host, settings.port)
-    click.echo(f"Serving on http://{settings.host}:{settings.port} (Ctrl+C stops)", err=True)
-    session.runtime.serve(settings)
+    click.echo(f"Starting schooldata ({build_info.build_name()}) ...", err=True)
+    session.runtime.serve(settings, notify=lambda line: click.echo(line, err=True))
 
 
 def require_free_port(host: str, port: int) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from schooldata import build_info
 from schooldata.entrypoints.cli import admin, call, datasets, queries
 from schooldata.entrypoints.cli.context import Session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode, is_broken_pipe, translate
@@ -17,6 +18,7 @@ from schooldata.entrypoints.cli.imports import import_
 from schooldata.entrypoints.cli.output import FORMATS, Format, use_utf8
 from schooldata.entrypoints.cli.refresh import refresh
 from schooldata.entrypoints.cli.runtime import CliRuntime
+from schooldata.settings import load_settings
 
 EPILOG = """\b
 Exit codes: 0 ok, 1 no result or not found, 2 usage error (bad option,
@@ -67,6 +69,15 @@ class SchooldataGroup(click.Group):
             raise translate(error) from error
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    for line in build_info.describe():
+        click.echo(line)
+    click.echo(f"data home: {load_settings().home}")
+    ctx.exit()
+
+
 @click.group(
     "schooldata", cls=SchooldataGroup, epilog=EPILOG, context_settings={"max_content_width": 100}
 )
@@ -103,7 +114,14 @@ class SchooldataGroup(click.Group):
     help="Answer exactly as the API would for this plan (developer, professional, ...).",
 )
 @click.option("--debug", is_flag=True, help="Show the traceback of a failure.")
-@click.version_option(package_name="schooldata", prog_name="schooldata")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version, the build (compiled or pure Python), the Python and the data home.",
+)
 @click.pass_context
 def cli(
     ctx: click.Context,

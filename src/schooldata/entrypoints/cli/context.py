@@ -54,7 +54,11 @@ class Session:
     @property
     def app(self) -> Application:
         if self._app is None:
-            self._app = self.runtime.build_app(self.settings, create_database=self.create_database)
+            self._app = self.runtime.build_app(
+                self.settings,
+                create_database=self.create_database,
+                notify=lambda line: click.echo(line, err=True),
+            )
         return self._app
 
     @property

@@ -33,7 +33,20 @@ class AppBuilder(Protocol):
     with `create_database` may a database that does not exist yet be created (imports,
     `db upgrade`); the embedded demo is built on first use either way."""
 
-    def __call__(self, settings: Settings, *, create_database: bool) -> Application: ...
+    def __call__(
+        self,
+        settings: Settings,
+        *,
+        create_database: bool,
+        notify: Callable[[str], None] | None = None,
+    ) -> Application: ...
+
+
+class Server(Protocol):
+    """`schooldata.bootstrap.serve`: prepares the database, then serves until stopped;
+    `notify` hears each long step and `Serving on ...` once the server answers."""
+
+    def __call__(self, settings: Settings, *, notify: Callable[[str], None]) -> None: ...
 
 
 class Parse(Protocol):
@@ -84,7 +97,7 @@ class CliRuntime:
 
     load_settings: SettingsLoader
     build_app: AppBuilder
-    serve: Callable[[Settings], None]
+    serve: Server
     upgrade: Callable[[Settings], None]
     importers: Callable[[], Mapping[str, ImporterSpec]]
     load_sample: Callable[[Application], Iterable[ImportReport]]

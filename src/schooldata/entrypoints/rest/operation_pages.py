@@ -70,7 +70,12 @@ def docs_unavailable_page(prefix: str) -> str:
 LINKS: Final = (
     ("docs", DOCS_PATH, "Interactive API documentation (Swagger UI)"),
     ("openapi", OPENAPI_PATH, "OpenAPI 3.1 document"),
-    ("mcp", MCP_PATH, "MCP endpoint (streamable HTTP, JSON-RPC over POST)"),
+    (
+        "mcp",
+        MCP_PATH,
+        "the MCP endpoint, for MCP clients and AI agents: JSON-RPC over POST (streamable "
+        "HTTP), not a page for a browser",
+    ),
     ("health", HEALTH_PATH, "Liveness"),
     ("ready", READY_PATH, "Readiness: database, data and rate-limit backend"),
     ("metrics", METRICS_PATH, "Prometheus metrics"),
@@ -86,9 +91,7 @@ def landing_page(
 ) -> str:
     search = html.escape(f"{prefix}/api/v1/search?query=st%20mary", quote=True)
     items = "\n".join(
-        f'<li><a href="{html.escape(href, quote=True)}">{html.escape(href)}</a>: '
-        f"{html.escape(text)}</li>"
-        for _, href, text in links
+        f"<li>{_reference(name, href)}: {html.escape(text)}</li>" for name, href, text in links
     )
     return f"""<!doctype html>
 <html lang="en">
@@ -101,7 +104,7 @@ line-height:1.5}}code{{background:#f3f3f3;padding:0 .2em}}</style>
 </head>
 <body>
 <h1>schooldata</h1>
-<p>Read-only data about open schools in England, from government open data, version
+<p>Read-only data about open schools in the UK, from government open data, version
 {__version__}: a public REST API and the MCP endpoint's two public tools (searching schools and
 one school's record; no key), and a commercial REST API and the commercial MCP tools (API
 key).</p>
@@ -114,6 +117,13 @@ key).</p>
 </body>
 </html>
 """
+
+
+def _reference(name: str, href: str) -> str:
+    """A page's link; the MCP endpoint's address as text (a browser opening it gets a 405)."""
+    if name == "mcp":
+        return f"<code>{html.escape(href)}</code>"
+    return f'<a href="{html.escape(href, quote=True)}">{html.escape(href)}</a>'
 
 
 def prefers_json(request: Request[Any, Any, Any]) -> bool:
