@@ -20,6 +20,7 @@ from compile_plan import reason_not_to_compile, say
 COMPILED = (
     "src/schooldata/adapters/memory/access.py",
     "src/schooldata/adapters/memory/bits.py",
+    "src/schooldata/adapters/memory/hits.py",
     "src/schooldata/adapters/memory/index.py",
     "src/schooldata/adapters/memory/postcode_index.py",
     "src/schooldata/adapters/memory/postings.py",

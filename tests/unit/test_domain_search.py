@@ -16,13 +16,11 @@ from schooldata.domain.school import School
 from schooldata.domain.search import (
     Proximity,
     SchoolQuery,
-    SearchHit,
     SortOrder,
     TextQuery,
     evaluate,
     holds_phrase,
     require_some_input,
-    search_hit,
     validate_limit,
     validate_radius,
 )
@@ -535,21 +533,3 @@ def test_a_phrase_is_held_exactly_when_it_appears_as_whole_words_of_the_name(
     joined_name, joined_phrase = " ".join(name), " ".join(phrase)
     expected = f" {joined_phrase} " in f" {joined_name} "
     assert holds_phrase(joined_name, joined_phrase) is expected
-
-
-@given(
-    st.integers(min_value=100_000, max_value=999_999),
-    st.none() | st.floats(min_value=0, max_value=200),
-    st.floats(min_value=-10, max_value=10),
-)
-def test_a_hit_built_by_search_hit_is_the_hit_its_class_builds(
-    urn: int, distance: float | None, relevance: float
-) -> None:
-    school = School(urn=Urn(urn), name="A school")
-    hit = search_hit(school, distance, relevance)
-    built = SearchHit(school=school, distance_miles=distance, relevance=relevance)
-    assert type(hit) is SearchHit
-    assert hit == built and hash(hit) == hash(built) and repr(hit) == repr(built)
-    assert search_hit(school) == SearchHit(school)
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        hit.relevance = 1.0  # type: ignore[misc]

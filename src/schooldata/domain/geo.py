@@ -11,10 +11,6 @@ from attrs import frozen
 # distances, far inside the precision a school-finder needs.
 EARTH_RADIUS_MILES: Final = 3958.7613
 MILES_PER_DEGREE_LATITUDE: Final = math.pi * EARTH_RADIUS_MILES / 180.0
-# What `math.radians` multiplies by, so the product is the same double: compiled code
-# multiplies where `math.radians` would be looked up and called through Python.
-RADIANS_PER_DEGREE: Final = math.pi / 180.0
-_ASIN: Final = math.asin  # (not among the compiler's native math functions)
 
 
 @frozen
@@ -35,11 +31,11 @@ def shown_distance(distance: float) -> float:
 
 def distance_miles(a: Location, b: Location) -> float:
     """Haversine great-circle distance between two points, in miles."""
-    lat1, lat2 = a.latitude * RADIANS_PER_DEGREE, b.latitude * RADIANS_PER_DEGREE
+    lat1, lat2 = math.radians(a.latitude), math.radians(b.latitude)
     dlat = lat2 - lat1
-    dlon = (b.longitude - a.longitude) * RADIANS_PER_DEGREE
+    dlon = math.radians(b.longitude - a.longitude)
     h = square(math.sin(dlat / 2)) + math.cos(lat1) * math.cos(lat2) * square(math.sin(dlon / 2))
-    return 2 * EARTH_RADIUS_MILES * _ASIN(min(1.0, math.sqrt(h)))
+    return 2 * EARTH_RADIUS_MILES * math.asin(min(1.0, math.sqrt(h)))
 
 
 def square(x: float) -> float:
@@ -75,6 +71,6 @@ def box_edges(
 ) -> tuple[float, float, float, float]:
     """`bounding_box`'s south, north, west and east edges, as plain numbers."""
     dlat = radius_miles / MILES_PER_DEGREE_LATITUDE * 1.01
-    cos_lat = max(math.cos(min(89.0, abs(latitude) + dlat) * RADIANS_PER_DEGREE), 1e-6)
+    cos_lat = max(math.cos(math.radians(min(89.0, abs(latitude) + dlat))), 1e-6)
     dlon = min(180.0, dlat / cos_lat)
     return latitude - dlat, latitude + dlat, longitude - dlon, longitude + dlon

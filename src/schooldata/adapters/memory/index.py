@@ -26,6 +26,7 @@ from typing import Any, Final
 import attrs
 
 from schooldata.adapters.memory.bits import Bits
+from schooldata.adapters.memory.hits import search_hit
 from schooldata.adapters.memory.postings import CACHE_BUDGET_URNS, EMPTY, Budget, Postings
 from schooldata.adapters.memory.proximity import ProximityStrips
 from schooldata.adapters.memory.relevance import Relevance
@@ -45,7 +46,6 @@ from schooldata.domain.search import (
     matches,
     matches_filters,
     page_of,
-    search_hit,
     sort_key,
     text_relevance,
 )

@@ -21,7 +21,6 @@ from typing import Any, Final
 
 from schooldata.domain.geo import (
     EARTH_RADIUS_MILES,
-    RADIANS_PER_DEGREE,
     SHOWN_DISTANCE_STEP,
     Location,
     box_edges,
@@ -35,6 +34,9 @@ STRIP_DEGREES: Final = 0.02
 # outside the radius decides on its own; nearer the edge the haversine decides.
 MARGIN_MILES: Final = 1e-7
 TWICE_R: Final = 2 * EARTH_RADIUS_MILES
+# `math.radians`' own factor, multiplied here as the same double (compiled, a product is C
+# arithmetic where `math.radians` and `math.asin` would be called through Python objects).
+RADIANS_PER_DEGREE: Final = math.pi / 180.0
 _ASIN: Final = math.asin
 _BY_CHORD: Final = itemgetter(0)
 _UNBOUNDED: Final = math.inf
