@@ -100,6 +100,23 @@ PATHS = (
     "/nowhere",
     "/api/v1/search?query=Oak&api_key=svc_live_x",
     "/api/v1/schools?token=abc",
+    "/api/v1//search?query=Oak",
+    "//api/v1/search?query=Oak",
+    "/api/v1/search//?query=Oak",
+    "/API/V1/SEARCH?query=Oak",
+    "/api/v1/schools/100001//results",
+    "/api/v1/schools/compare/",
+    "/api/v1/schools/lookup/inspections",
+    "/api/v1/schools/search/results",
+    "/api/v1/schools/nearby/finance",
+    "/api/v1/schools/100001/results/",
+    "/api/v1/",
+    "/api/v1",
+    "/api",
+    "/health/",
+    "/docs/",
+    "/mcp/",
+    "/api/v1/openapi.json/",
 )
 WHO = ("anonymous", "keyed", "developer", "bad-key", "conflicting")
 METHODS = ("HEAD", "POST", "PUT", "DELETE", "OPTIONS")
