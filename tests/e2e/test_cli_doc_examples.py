@@ -42,7 +42,7 @@ NOT_RUN = {
     "import admissions AppsandOffers_2025_SchoolLevel.csv": "needs the publisher's download",
     "import finance 2022-2023/england_cfr.csv": "needs the publisher's download",
     "import gias edubasealldata20250422.csv": "needs the publisher's download",
-    "import postcodes ../shared/data/codepoint_open": "the full OS release, minutes to load",
+    "import postcodes codepo_gb/Data/CSV": "needs the publisher's download",
     "--db postgresql+psycopg://app@db/schooldata db upgrade": "a deployment's own server",
     "serve --host 0.0.0.0 --port 8080 --workers 4": "runs until stopped",
     "serve": "runs until stopped",

@@ -152,7 +152,7 @@ def test_the_landing_page_links_the_mcp_endpoint_when_it_is_mounted(app: Applica
     mount = build_mount(app)
     asgi = create_app(app, extra_route_handlers=mount.route_handlers, lifespan=mount.lifespan)
     with TestClient(app=asgi) as client:  # type: ignore[arg-type]
-        assert 'href="/mcp"' in client.get("/").text
+        assert "<code>/mcp</code>: the MCP endpoint" in client.get("/").text
         assert (
             client.get("/", headers={"Accept": "application/json"}).json()["links"]["mcp"] == "/mcp"
         )
