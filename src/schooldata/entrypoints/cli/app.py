@@ -17,6 +17,7 @@ from schooldata.entrypoints.cli.imports import import_
 from schooldata.entrypoints.cli.output import FORMATS, Format, use_utf8
 from schooldata.entrypoints.cli.refresh import refresh
 from schooldata.entrypoints.cli.runtime import CliRuntime
+from schooldata.entrypoints.cli.where import where
 
 EPILOG = """\b
 Exit codes: 0 ok, 1 no result or not found, 2 usage error (bad option,
@@ -164,6 +165,7 @@ COMMANDS: Sequence[click.Command] = (
     admin.orgs,
     admin.db,
     admin.serve,
+    where,
 )
 for command in COMMANDS:
     cli.add_command(command)

@@ -157,9 +157,9 @@ def rankings(
     found = listing(
         fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )
-    caption = found.caption(f"schools ranked by {metric}") + _excluded(held[0])
-    written = session.write(lambda w: w.rows(found.items, views.RANKINGS, caption=caption))
-    found.check_found(written, f"schools ranked by {metric}")
+    noun = f"schools ranked by {metric}"
+    caption = found.caption(noun) + _excluded(held[0])
+    session.write_listing(found, views.RANKINGS, noun, caption=caption)
 
 
 def _excluded(ranking: Ranking) -> str:
