@@ -92,4 +92,3 @@ class Urn:
 
     def __reduce__(self) -> tuple[type[Urn], tuple[int]]:
         return Urn, (self.value,)
-
