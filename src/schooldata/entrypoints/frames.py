@@ -27,7 +27,7 @@ from schooldata.entrypoints.tables import csv_cell, flatten
 
 Kind = Literal["int", "float", "bool", "str", "date", "datetime"]
 Rows = Callable[[], Iterable[Mapping[str, Any]]]
-BATCH_ROWS = 10_000  # rows per Parquet row group: memory stays flat however long the table
+BATCH_ROWS = 2_000  # rows per Parquet row group: memory stays flat however long the table
 
 
 class MissingFrameLibrary(ImportError):

@@ -6,8 +6,8 @@ and every page of a list read one page at a time.
   since the open licences ask for the attribution wherever the data goes; plus the data
   version the answer was read at. Pagination stays beside it (`Rendered.pagination`).
 - `every_item` reads a paged list (`Operation.paged`) page after page, each page asked like
-  the first with only `page` moved (pages of the plan's largest size), so a whole national
-  list is never held at once; the public search is read on past its limit by its own use
+  the first with only `page` moved (`STREAM_PAGE` rows a page), so a whole national list is
+  never held at once; the public search is read on past its limit by its own use
   case (`SearchSchools.every`), in the public shape.
 """
 
@@ -33,6 +33,13 @@ from schooldata.entrypoints.answers import Rendered
 from schooldata.entrypoints.wire.meta import data_updated_at, sources
 
 PUBLIC_SEARCH = "searchSchools"
+# Every page of a list is read this many rows at a time (or the plan's maximum, if lower): a
+# whole national list streams in memory that one page bounds.
+STREAM_PAGE = 1_000
+
+
+def stream_page(plan: Plan) -> int:
+    return min(plan.per_page_max, STREAM_PAGE)
 
 
 def data_version(app: Application) -> str:
@@ -120,7 +127,7 @@ def every_item(
         return Every(operation=op.name, first=first, total=answer.page.total, items=results)
     if "page" in arguments:
         raise InvalidParameter("page", "Every page is read: leave out page.")
-    request = {"per_page": plan.per_page_max, **arguments}
+    request = {"per_page": stream_page(plan), **arguments}
     first = rendered(app, ask(request), base_url=base_url)
     paging = first.pagination or {}
 

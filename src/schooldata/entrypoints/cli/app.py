@@ -13,6 +13,7 @@ import click
 from schooldata.entrypoints.cli import admin, call, datasets, queries
 from schooldata.entrypoints.cli.context import Session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode, is_broken_pipe, translate
+from schooldata.entrypoints.cli.export import export
 from schooldata.entrypoints.cli.imports import import_
 from schooldata.entrypoints.cli.output import FORMATS, Format, use_utf8
 from schooldata.entrypoints.cli.refresh import refresh
@@ -159,6 +160,7 @@ COMMANDS: Sequence[click.Command] = (
     queries.freshness,
     queries.meta,
     call.call,
+    export,
     import_,
     refresh,
     admin.keys,

@@ -75,6 +75,11 @@ class Session:
         """The plan this command runs under: every feature, or `--as-plan`'s."""
         return LOCAL_PLAN if self.as_plan is None else self.app.plans.get(self.as_plan)
 
+    @property
+    def every_per_page(self) -> int:
+        """The page size `--all` reads a list with (memory stays flat however long it is)."""
+        return local.stream_page(self.local_plan)
+
     def call(self, operation: str, arguments: Mapping[str, object]) -> Outcome:
         """One operation through the pipeline every face uses, as this session's plan allows
         (no key, no meter: the analyst is local). A refusal raises its domain error."""

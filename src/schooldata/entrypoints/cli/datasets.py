@@ -153,7 +153,7 @@ def rankings(
 
     given = {"metric": metric, "phase": phase, "local_authority": local_authority, "order": order}
     params: dict[str, object] = {k: v for k, v in given.items() if v is not None}
-    every_per_page = session.local_plan.per_page_max
+    every_per_page = session.every_per_page
     found = listing(
         fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )

@@ -238,7 +238,7 @@ def _list_schools(
             answer.with_distance,
         )
 
-    every_per_page = session.local_plan.per_page_max
+    every_per_page = session.every_per_page
     found = listing(
         fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )
@@ -270,7 +270,7 @@ def authorities(
         return Page(rendered.data, paging["page"], paging["total"], paging["total_pages"])
 
     params: dict[str, object] = {} if query is None else {"q": query}
-    every_per_page = session.local_plan.per_page_max
+    every_per_page = session.every_per_page
     found = listing(
         fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )
@@ -296,7 +296,7 @@ def freshness(session: Session) -> None:
         return Page(rendered.data, paging["page"], paging["total"], paging["total_pages"])
 
     # Always every dataset: the list is short, and a partial one would mislead.
-    every_per_page = session.local_plan.per_page_max
+    every_per_page = session.every_per_page
     found = listing(fetch, {}, page=None, per_page=None, every=True, every_per_page=every_per_page)
     written = session.write(lambda w: w.rows(found.items, views.FRESHNESS))
     if not written:

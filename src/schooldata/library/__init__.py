@@ -26,7 +26,6 @@ from types import TracebackType
 from typing import Any
 
 import attrs
-from attrs import field, frozen
 
 from schooldata.application.local import LOCAL_PLAN, call_locally
 from schooldata.application.pipeline import LIBRARY
@@ -48,16 +47,16 @@ from schooldata.domain.licensing import SCHOOL_FIELDS, Licence
 from schooldata.domain.plans import Plan
 from schooldata.domain.school import School
 from schooldata.domain.search import PUBLIC_DEFAULT_LIMIT, PUBLIC_MAX_LIMIT, SearchHit
-from schooldata.entrypoints import local, wire
+from schooldata.entrypoints import local
 from schooldata.entrypoints.answers import Rendered
-from schooldata.entrypoints.frames import Frame, answer_frame, frame_of_items
-from schooldata.entrypoints.tables import SEARCH_COLUMNS
-from schooldata.entrypoints.wire.public_shapes import SchoolSearchResult
+from schooldata.entrypoints.exports import export_frame
+from schooldata.library.answers import Answer, Export, SearchResults
 
 __all__ = [
     "Answer",
     "DataUnavailable",
     "DomainError",
+    "Export",
     "InvalidParameter",
     "InvalidUrn",
     "MissingSearchInput",
@@ -87,84 +86,6 @@ def _served(school: School) -> School:
 
 def _served_hit(hit: SearchHit) -> SearchHit:
     return attrs.evolve(hit, school=_served(hit.school))
-
-
-class Tabular:
-    """An answer that is a table: `frame()` and the DataFrames made from it."""
-
-    def frame(self) -> Frame:
-        raise NotImplementedError
-
-    def to_pandas(self) -> Any:
-        """A pandas DataFrame with the CSV's columns (needs `schooldata[pandas]`)."""
-        return self.frame().to_pandas()
-
-    def to_polars(self) -> Any:
-        """A polars DataFrame with the CSV's columns (needs `schooldata[polars]`)."""
-        return self.frame().to_polars()
-
-    def to_arrow(self) -> Any:
-        """A pyarrow Table with the CSV's columns (needs `schooldata[parquet]`)."""
-        return self.frame().to_arrow()
-
-
-@frozen(kw_only=True)
-class SearchResults(Tabular):
-    """One page of answers.
-
-    - `total` counts every match, not just the page; `limit` is the page size used.
-    - `hits` are in the search's order: nearest first when a postcode was given (each with
-      `distance_miles`), else best name match first (ties by URN).
-    - Iterating the results iterates the hits; `len()` is the number of hits.
-    - `to_pandas()`, `to_polars()`, `to_arrow()`: the hits as `schooldata search --format
-      csv` writes them (the public search's columns).
-    """
-
-    total: int
-    limit: int
-    hits: tuple[SearchHit, ...]
-    base_url: str = field(default="", repr=False)
-    with_distance: bool = field(default=False, repr=False)
-
-    @property
-    def schools(self) -> tuple[School, ...]:
-        return tuple(hit.school for hit in self.hits)
-
-    def __iter__(self) -> Iterator[SearchHit]:
-        return iter(self.hits)
-
-    def __len__(self) -> int:
-        return len(self.hits)
-
-    def frame(self) -> Frame:
-        results = [
-            wire.public_search_result(h, base_url=self.base_url, with_distance=self.with_distance)
-            for h in self.hits
-        ]
-        return frame_of_items(results, SchoolSearchResult, SEARCH_COLUMNS)
-
-
-@frozen(kw_only=True)
-class Answer(Tabular):
-    """The API's answer to one operation, as plain Python values.
-
-    - `data`: the API's `data` (a list for a list answer).
-    - `pagination`: where this page is in the list (`page`, `per_page`, `total`,
-      `total_pages`), None for a single answer.
-    - `meta`: the request id, when the data was generated (`data_updated_at`), every
-      source with its publisher, licence and attribution (`sources`), the `data_version`
-      read, and the operation's own members (`not_found`, `ranking`).
-    - `to_pandas()`, `to_polars()`, `to_arrow()`: a list answer's items in the columns of its
-      CSV (REST's `text/csv`, `schooldata call --format csv`); a single answer as one row.
-    """
-
-    operation: str
-    data: Any
-    pagination: dict[str, Any] | None = None
-    meta: dict[str, Any] | None = None
-
-    def frame(self) -> Frame:
-        return answer_frame(self.operation, self.data)
 
 
 class SchoolDataClient:
@@ -231,6 +152,19 @@ class SchoolDataClient:
         read: a whole national list is never held at once. The first page is asked for at
         once, so a bad argument raises here, not on the first `next()`."""
         return self._every(operation, self._plan(as_plan), arguments).items
+
+    def export(
+        self, dataset: str, *, local_authority: str | None = None, phase: str | None = None
+    ) -> Export:
+        """A whole dataset in long, tidy form, as `schooldata export` writes it: `schools`
+        (one row per open school), `results` (per school, key stage, period and measure, with
+        its release status where known), `inspections`, `admissions`, `finance`; only one
+        local authority's schools (a name or a code) and/or one phase's. Bad arguments raise
+        `InvalidParameter` here; the rows are read when the export is used."""
+        request = self._app.exports.prepare(dataset, local_authority=local_authority, phase=phase)
+        filters = {"local_authority": local_authority, "phase": phase}
+        frame = export_frame(self._app, request, base_url=self._base_url, filters=filters)
+        return Export(frame)
 
     def _every(self, operation: str, plan: Plan, arguments: dict[str, Any]) -> local.Every:
         return local.every_item(
