@@ -31,7 +31,9 @@ EARLIER_KS4 = {100002: 38.5, 100003: 41.0, 100005: 45.5, 100014: 47.0, 100017: 5
 def client() -> SchoolDataClient:
     app = bootstrap_memory(store=build_store())
     earlier = [
-        MeasureRecord(Urn(urn), "ks4_results", "2023/24", "ks4_attainment8_average", reported(v), 118)
+        MeasureRecord(
+            Urn(urn), "ks4_results", "2023/24", "ks4_attainment8_average", reported(v), 118
+        )
         for urn, v in EARLIER_KS4.items()
     ]
     app.import_dataset.execute(
