@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import islice
 from typing import IO, Any, Literal
 
@@ -48,15 +48,6 @@ class Frame:
     kinds: tuple[Kind, ...]
     rows: Rows
     metadata: Mapping[str, Any] | None = None  # sources, licences, data version (Parquet)
-
-    def records(self) -> Iterator[dict[str, Any]]:
-        """Each row with every column, typed (a date as `datetime.date`, null as None)."""
-        converters = [_CONVERT[kind] for kind in self.kinds]
-        for row in self.rows():
-            yield {
-                column: None if (value := row.get(column)) is None else convert(value)
-                for column, convert in zip(self.columns, converters, strict=True)
-            }
 
     def column_values(self, rows: Iterable[Mapping[str, Any]] | None = None) -> list[list[Any]]:
         """The table column by column (typed values)."""
