@@ -127,4 +127,5 @@ def test_bad_arguments_are_refused_before_anything_is_written(run: Any, tmp_path
         result = run("export", *args, "-o", str(target))
         assert result.exit_code == 2, result.output
     assert run("--format", "json", "export", "schools").exit_code == 2
+    assert run("--as-plan", "developer", "export", "finance").exit_code == 2
     assert not target.exists() and list(tmp_path.iterdir()) == []

@@ -81,6 +81,8 @@ def export(
       schooldata export results --format parquet -o results.parquet
       schooldata export inspections --phase secondary > inspections.csv
     """
+    if session.as_plan is not None:
+        raise click.UsageError("export has no API twin: --as-plan does not apply to it.")
     fmt = _format(session, export_format)
     output = output or session.output
     request = session.app.exports.prepare(dataset, local_authority=local_authority, phase=phase)
