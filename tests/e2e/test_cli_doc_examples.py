@@ -7,6 +7,8 @@ from __future__ import annotations
 import functools
 import re
 import shlex
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -135,3 +137,25 @@ def test_every_cli_example_runs_on_the_demo_database(
     assert not failures, "\n".join(failures)
     assert ran >= 50
     assert (tmp_path / "camden.csv").read_text(encoding="utf-8").startswith("urn,name,")
+    # cli.md's walk-through goes on in Python over the files its examples wrote.
+    for block in walkthrough_python(ROOT / "docs" / "cli.md"):
+        finished = subprocess.run(
+            [sys.executable, "-c", block],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert finished.returncode == 0, finished.stderr[-2000:]
+        assert finished.stdout.strip(), "the walk-through printed nothing"
+
+
+def walkthrough_python(path: Path) -> list[str]:
+    """The Python blocks of a document's walk-through section."""
+    section = path.read_text(encoding="utf-8").split("### Walk-through", 1)[1].split("\n## ", 1)[0]
+    return [block.split("```", 1)[0] for block in section.split("```python\n")[1:]]
+
+
+def test_the_cli_guide_has_a_walk_through_in_python() -> None:
+    [block] = walkthrough_python(ROOT / "docs" / "cli.md")
+    assert "read_parquet" in block and "pivot" in block

@@ -79,6 +79,16 @@ def test_json_and_csv_of_synthetic_data_stay_the_data_alone(tmp_path: Path, fmt:
         assert json.loads(result.stdout)["total"] == 1
 
 
+@pytest.mark.parametrize("args", [["keys", "list"], ["orgs", "list"]])
+def test_tables_of_keys_and_organisations_carry_no_notice(tmp_path: Path, args: list[str]) -> None:
+    app = served(synthetic=True)
+    app.keys.create_key(organisation="acme", name="ci", plan=None, test=True)
+    result = run(app, tmp_path, *args)
+    assert result.exit_code == 0, result.stderr
+    assert "acme" in result.stdout
+    assert SYNTHETIC_NOTICE not in result.stderr
+
+
 def test_a_table_of_real_data_carries_no_notice(tmp_path: Path) -> None:
     result = run(served(synthetic=False), tmp_path, "search", "invented")
     assert result.exit_code == 0, result.stderr

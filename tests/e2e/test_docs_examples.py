@@ -37,6 +37,8 @@ NOT_RUN = {
     'CliRunner().invoke(cli, ["--format", "json", "search", "st mary"], obj=runtime)': (
         "a fragment of the CLI's tests: `runtime` is the test's injected object"
     ),
+    "import pandas as pd": "cli.md's walk-through reads the files its CLI examples write: "
+    "test_cli_doc_examples.py runs it after them",
 }
 # What a block needs defined before it runs: the placeholders the page's prose explains.
 PRELUDE = {

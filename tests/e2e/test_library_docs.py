@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import doctest
 import os
 from pathlib import Path
@@ -9,15 +10,48 @@ from pathlib import Path
 import pytest
 from tests.support.dataset import build_store
 
+from schooldata.application.import_dataset import DatasetKind
 from schooldata.bootstrap import bootstrap_memory
+from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.measure import reported
+from schooldata.domain.results import MeasureRecord
+from schooldata.domain.urn import Urn
 from schooldata.library import SchoolDataClient, SearchResults
+from schooldata.ports.imports import RejectLog
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "library.md"
 
 
+# The guide's results panel needs two years: the fixture holds 2024/25 KS4; the year before
+# is imported here, as a publisher's earlier file would be.
+EARLIER_KS4 = {100002: 38.5, 100003: 41.0, 100005: 45.5, 100014: 47.0, 100017: 52.5}
+
+
 @pytest.fixture
 def client() -> SchoolDataClient:
-    return SchoolDataClient.from_application(bootstrap_memory(store=build_store()))
+    app = bootstrap_memory(store=build_store())
+    earlier = [
+        MeasureRecord(
+            Urn(urn), "ks4_results", "2023/24", "ks4_attainment8_average", reported(v), 118
+        )
+        for urn, v in EARLIER_KS4.items()
+    ]
+    app.import_dataset.execute(
+        kind=DatasetKind.MEASURES,
+        items=earlier,
+        log=RejectLog(),
+        record=DatasetRecord(
+            name="ks4_results",
+            title="Key stage 4 performance: school-level results (test fixture)",
+            publisher="Department for Education",
+            licence="Open Government Licence v3.0",
+            attribution="Contains public sector information licensed under the Open Government Licence v3.0.",
+            url=None,
+            extract_date=dt.date(2025, 10, 16),
+            imported_at=dt.datetime(2026, 11, 1, 9, 30, tzinfo=dt.UTC),
+        ),
+    )
+    return SchoolDataClient.from_application(app)
 
 
 def test_every_example_in_the_library_guide_runs(client: SchoolDataClient) -> None:

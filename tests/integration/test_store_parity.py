@@ -260,3 +260,20 @@ def test_measures_with_code(loaded_store: Store, reference: Store) -> None:
     code = "ks2_rwm_expected_percent"
     assert loaded_store.measures_with_code(code=code) == reference.measures_with_code(code=code)
     assert len(loaded_store.measures_with_code(code=code)) == 5
+
+
+def test_every_measure_and_inspection_streams_in_urn_order_as_each_school_reads_them(
+    loaded_store: Store, reference: Store
+) -> None:
+    measures = list(loaded_store.iter_measures())
+    inspections = list(loaded_store.iter_inspections())
+    assert measures == list(reference.iter_measures()) and measures
+    assert inspections == list(reference.iter_inspections()) and inspections
+    for records, per_school in (
+        (measures, loaded_store.measures_for),
+        (inspections, loaded_store.inspections_for),
+    ):
+        urns = [r.urn.value for r in records]
+        assert urns == sorted(urns)
+        for urn in dict.fromkeys(urns):
+            assert [r for r in records if r.urn == urn] == per_school(urn=Urn(urn))

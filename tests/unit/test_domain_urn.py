@@ -124,3 +124,47 @@ def test_an_invalid_urn_can_name_the_argument_it_came_in() -> None:
     with pytest.raises(InvalidUrn) as caught:
         Urn.parse("100484\n", parameter="urns")
     assert caught.value.details == {"parameter": "urns"}
+
+
+@settings(max_examples=100)
+@given(st.integers(min_value=0, max_value=999_999))
+def test_a_urn_equals_its_integer_and_its_six_digit_text_and_hashes_as_the_integer(n: int) -> None:
+    urn = Urn(n)
+    assert urn == n and n == urn and int(urn) == n
+    assert urn == f"{n:06d}" and f"{n:06d}" == urn
+    assert hash(urn) == hash(n)
+    assert urn != n + 1 and urn != str(n + 1).zfill(6)
+
+
+@settings(max_examples=50)
+@given(st.integers(min_value=0, max_value=999_999))
+def test_a_urn_and_its_integer_are_one_key_of_a_dict_never_two(n: int) -> None:
+    held = {n: "int", Urn(n): "urn"}
+    assert held == {n: "urn"}
+    assert {Urn(n): 1}[n] == 1 and {n: 1}[Urn(n)] == 1
+    assert len({Urn(n), n, Urn(n)}) == 1
+
+
+def test_a_urn_is_not_equal_to_other_kinds_of_value() -> None:
+    urn = Urn(100001)
+    assert urn != True  # noqa: E712 (a bool is never a URN, though bool is an int)
+    assert urn != 100001.5 and urn != "100001 " and urn != "0100001" and urn != None  # noqa: E711
+    assert urn != b"100001"
+
+
+def test_a_urn_is_immutable_and_survives_pickling_and_copying() -> None:
+    import copy
+    import pickle
+
+    urn = Urn(138180)
+    with pytest.raises(AttributeError):
+        urn.value = 1  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(urn)) == urn
+    assert copy.deepcopy(urn) == urn
+    assert repr(urn) == "Urn(138180)"
+
+
+def test_urns_order_against_urns_only() -> None:
+    assert Urn(1) < Urn(2) <= Urn(2) and Urn(3) > Urn(2) >= Urn(2)
+    with pytest.raises(TypeError):
+        _ = Urn(1) < 2  # type: ignore[operator]

@@ -19,7 +19,15 @@ ROOT = Path(__file__).parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
 PACKAGE = ROOT / "src" / "schooldata"
 # What each optional extra is for: code importing these must say which extra it needs.
-EXTRA_OF = {"psycopg": "postgres", "redis": "redis", "opentelemetry": "otel"}
+EXTRA_OF = {
+    "psycopg": "postgres",
+    "redis": "redis",
+    "opentelemetry": "otel",
+    "pandas": "pandas",
+    "polars": "polars",
+    "pyarrow": "parquet",
+}
+EXTRAS = ("postgres", "redis", "otel", "pandas", "polars", "parquet")
 
 
 def requirements(extra: str | None = None) -> list[Requirement]:
@@ -58,11 +66,11 @@ def test_every_directly_imported_distribution_is_declared() -> None:
 
 def test_the_embedded_default_installs_none_of_the_extras() -> None:
     runtime = {canonicalize_name(r.name) for r in requirements()}
-    for extra in ("postgres", "redis", "otel"):
+    for extra in EXTRAS:
         assert not runtime & {canonicalize_name(r.name) for r in requirements(extra)}
     assert "uvicorn" not in runtime  # granian serves; uvicorn is for tests only
     [itself] = [r for r in requirements("dev") if r.name == "schooldata"]
-    assert itself.extras == {"postgres", "redis", "otel"}  # CI tests all three
+    assert itself.extras == set(EXTRAS)  # CI tests every one
 
 
 def test_every_package_data_pattern_matches_a_file() -> None:
@@ -98,7 +106,7 @@ def pinned_here(lock: dict[str, list[tuple[str, str]]], name: str) -> str | None
 
 @pytest.mark.parametrize(
     ("lock", "extras"),
-    [("runtime.txt", ()), ("dev.txt", ("postgres", "redis", "otel", "dev"))],
+    [("runtime.txt", ()), ("dev.txt", (*EXTRAS, "dev"))],
 )
 def test_each_lock_file_satisfies_pyproject(lock: str, extras: tuple[str, ...]) -> None:
     locked = pins(lock)
@@ -121,7 +129,7 @@ def test_the_runtime_lock_is_the_dev_lock_without_the_extras_and_tools() -> None
         return {version for version, _ in lock[name]}
 
     assert all(versions(runtime, name) == versions(dev, name) for name in runtime)
-    for extra in ("postgres", "redis"):
+    for extra in ("postgres", "redis", "pandas", "polars", "parquet"):
         for requirement in requirements(extra):
             assert canonicalize_name(requirement.name) not in runtime
     assert "opentelemetry-sdk" not in runtime and "pytest" not in runtime

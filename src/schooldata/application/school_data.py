@@ -155,21 +155,7 @@ class SchoolData:
     def _topics(self, raw_urn: object, topics: Sequence[Topic]) -> SchoolTopics:
         school = self._school(raw_urn)
         records = self._measures.measures_for(urn=school.urn)
-        out = []
-        for topic in topics:
-            wanted = set(codes_of(topic))
-            chosen = [r for r in records if r.code in wanted]
-            periods = sorted({r.period for r in chosen} | _always_held(topic, chosen))
-            out.append(
-                TopicSeries(
-                    topic=topic,
-                    periods=tuple(periods),
-                    series=tuple(build_series(chosen, periods, ALWAYS_SHOWN.get(topic, ())))
-                    if periods
-                    else (),
-                )
-            )
-        return SchoolTopics(school=school, topics=tuple(out))
+        return SchoolTopics(school=school, topics=topic_series(records, topics))
 
     @staticmethod
     def prepare_compare(args: Arguments) -> tuple[Urn, ...]:
@@ -344,6 +330,28 @@ class SchoolData:
             else:
                 values.append((school, record.measure.value))
         return values, excluded, period
+
+
+def topic_series(
+    records: Sequence[MeasureRecord], topics: Sequence[Topic]
+) -> tuple[TopicSeries, ...]:
+    """One school's records as each topic's periods and series (each measure's latest value
+    and trend): what its results, admissions or finance answer holds, and its export."""
+    out = []
+    for topic in topics:
+        wanted = set(codes_of(topic))
+        chosen = [r for r in records if r.code in wanted]
+        periods = sorted({r.period for r in chosen} | _always_held(topic, chosen))
+        out.append(
+            TopicSeries(
+                topic=topic,
+                periods=tuple(periods),
+                series=tuple(build_series(chosen, periods, ALWAYS_SHOWN.get(topic, ())))
+                if periods
+                else (),
+            )
+        )
+    return tuple(out)
 
 
 def _always_held(topic: Topic, records: Sequence[MeasureRecord]) -> set[str]:

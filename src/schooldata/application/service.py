@@ -9,6 +9,7 @@ from attrs import define, frozen
 from schooldata.application.about import About
 from schooldata.application.access import Authenticate, Meter
 from schooldata.application.commercial import CommercialSchools
+from schooldata.application.exports import Exports
 from schooldata.application.get_school import GetSchool
 from schooldata.application.import_dataset import ImportDataset
 from schooldata.application.key_admin import KeyAdmin
@@ -54,6 +55,7 @@ class Application:
     get_school: GetSchool
     commercial: CommercialSchools
     school_data: SchoolData
+    exports: Exports
     about: About
     authenticate: Authenticate
     meter: Meter
@@ -99,6 +101,9 @@ def build_application(
         get_school=get_school,
         commercial=commercial,
         school_data=school_data,
+        exports=Exports(
+            schools=ports.schools, measures=ports.measures, inspections=ports.inspections
+        ),
         about=about,
         authenticate=authenticate,
         meter=meter,

@@ -50,7 +50,8 @@ class UnknownParameter(DomainError):
     code = "unknown_parameter"
     MAX_NAMED = 20
 
-    def __init__(self, parameters: list[str]) -> None:
+    def __init__(self, parameters: list[str], *, hint: str = "") -> None:
+        """`hint`: a sentence after the list (a local caller's "did you mean")."""
         everything = sorted(_KEY_SHAPED.sub(r"\1...", name) for name in parameters)  # never a key
         shown = [_cut(name) for name in everything[: self.MAX_NAMED]]
         more = len(everything) - len(shown)
@@ -58,8 +59,17 @@ class UnknownParameter(DomainError):
         details: dict[str, Any] = {"parameters": shown}
         if more:
             details["count"] = len(everything)
-        super().__init__(f"Unsupported parameter(s): {listed}.", details=details)
+        message = f"Unsupported parameter(s): {listed}." + (f" {hint}" if hint else "")
+        super().__init__(message, details=details)
         self.parameters = shown
+
+
+class UnknownOperation(InvalidParameter):
+    """A local caller (the CLI's `call`, the library's `call`) named no operation."""
+
+    def __init__(self, name: str, hint: str = "") -> None:
+        message = f"There is no operation {shown_input(name)}." + (f" {hint}" if hint else "")
+        super().__init__("operation", message)
 
 
 class TooManyParameters(DomainError):

@@ -84,9 +84,13 @@ def preferred(current: MeasureRecord | None, candidate: MeasureRecord) -> Measur
 
 @frozen
 class YearValue:
+    """One period's figure of a series; `record` is the stored record it was read from (None:
+    nothing was published for the period, and the figure says why)."""
+
     period: str
     measure: Measure
     cohort: int | None = None
+    record: MeasureRecord | None = None
 
 
 @frozen
@@ -125,7 +129,7 @@ def build_series(
                 )
                 points.append(YearValue(period, placeholder.measure))
             else:
-                points.append(YearValue(period, found.measure, found.cohort))
+                points.append(YearValue(period, found.measure, found.cohort, found))
         note = DESTINATIONS_NOTE if code.startswith("ks5_") and "destination" in code else None
         series.append(MeasureSeries(code, points[-1], tuple(points), note))
     return series

@@ -3,19 +3,35 @@
 from __future__ import annotations
 
 import re
-
-from attrs import frozen
+from typing import Any, NoReturn
 
 from schooldata.domain.errors import InvalidUrn
 
 _SIX_DIGITS = re.compile(r"[0-9]{6}")
 
 
-@frozen(order=True)
 class Urn:
-    """A six-digit URN. Ordering is numeric, which is also the contract's tie-break order."""
+    """A six-digit URN. Ordering is numeric, which is also the contract's tie-break order.
 
+    A URN is the number a school is known by, so it behaves like one where a caller meets it
+    (a library user comparing `school.urn == 138180`, a notebook joining on it):
+
+    - it equals its integer (`Urn(138180) == 138180`) and its six-digit text
+      (`Urn(12345) == "012345"`), and nothing else;
+    - it hashes as its integer, so in a dict or set `Urn(138180)` and `138180` are ONE key
+      (never both). Its text hashes as text: look a URN up by `Urn.parse(text)`, not by the
+      text itself;
+    - `int(urn)` is its number, `str(urn)` its six digits, `urn.value` the number too.
+
+    Immutable, and ordered against other URNs only.
+    """
+
+    __slots__ = ("value",)
+    __match_args__ = ("value",)
     value: int
+
+    def __init__(self, value: int) -> None:
+        object.__setattr__(self, "value", value)
 
     @classmethod
     def parse(cls, raw: object, *, parameter: str = "urn") -> Urn:
@@ -37,3 +53,42 @@ class Urn:
 
     def __str__(self) -> str:
         return f"{self.value:06d}"
+
+    def __repr__(self) -> str:
+        return f"Urn({self.value})"
+
+    def __int__(self) -> int:
+        return self.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Urn):
+            return self.value == other.value
+        if isinstance(other, int) and not isinstance(other, bool):
+            return self.value == other
+        if isinstance(other, str):
+            return other == str(self)
+        return NotImplemented
+
+    def __lt__(self, other: object) -> bool:
+        return self.value < other.value if isinstance(other, Urn) else NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return self.value <= other.value if isinstance(other, Urn) else NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return self.value > other.value if isinstance(other, Urn) else NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return self.value >= other.value if isinstance(other, Urn) else NotImplemented
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"Urn is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"Urn is immutable: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[type[Urn], tuple[int]]:
+        return Urn, (self.value,)

@@ -63,8 +63,17 @@ class MeasureReader(Protocol):
         """Every stored record of one measure, all schools and periods (for rankings)."""
         ...
 
+    def iter_measures(self) -> Iterator[MeasureRecord]:
+        """Every stored measure, in URN order, each school's in `measures_for`'s order
+        (streams, for whole-dataset exports)."""
+        ...
+
 
 class InspectionReader(Protocol):
     def inspections_for(self, *, urn: Urn) -> list[InspectionRecord]:
         """Every stored Ofsted inspection of a school, any framework, any order."""
+        ...
+
+    def iter_inspections(self) -> Iterator[InspectionRecord]:
+        """Every stored inspection, in URN order (streams, for whole-dataset exports)."""
         ...

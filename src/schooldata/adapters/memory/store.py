@@ -132,8 +132,17 @@ class InMemoryStore:
     def measures_with_code(self, *, code: str) -> list[MeasureRecord]:
         return [r for records in self._state.measures.values() for r in records if r.code == code]
 
+    def iter_measures(self) -> Iterator[MeasureRecord]:
+        # A stable sort: each school's records stay in `measures_for`'s order.
+        every = [r for records in self._state.measures.values() for r in records]
+        return iter(sorted(every, key=lambda r: r.urn.value))
+
     def inspections_for(self, *, urn: Urn) -> list[InspectionRecord]:
         return [r for records in self._state.inspections.values() for r in records if r.urn == urn]
+
+    def iter_inspections(self) -> Iterator[InspectionRecord]:
+        every = [r for records in self._state.inspections.values() for r in records]
+        return iter(sorted(every, key=lambda r: r.urn.value))
 
     def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
         return [link for link in self._state.links if link.urn == urn]

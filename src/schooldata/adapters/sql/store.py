@@ -268,6 +268,22 @@ class SqlStore:
         with self._reading() as conn:
             return [measure_from_row(r) for r in conn.execute(statement).mappings()]
 
+    def iter_measures(self) -> Iterator[MeasureRecord]:
+        m = t.measures.c
+        statement = select(t.measures).order_by(m.urn, m.dataset, m.id)
+        with self._reading() as conn:
+            result = conn.execution_options(stream_results=True, yield_per=STREAM_BATCH)
+            for row in result.execute(statement).mappings():
+                yield measure_from_row(row)
+
+    def iter_inspections(self) -> Iterator[InspectionRecord]:
+        i = t.inspections.c
+        statement = select(t.inspections).order_by(i.urn, i.dataset, i.id)
+        with self._reading() as conn:
+            result = conn.execution_options(stream_results=True, yield_per=STREAM_BATCH)
+            for row in result.execute(statement).mappings():
+                yield inspection_from_row(row)
+
     def inspections_for(self, *, urn: Urn) -> list[InspectionRecord]:
         i = t.inspections.c
         statement = select(t.inspections).where(i.urn == urn.value).order_by(i.dataset, i.id)

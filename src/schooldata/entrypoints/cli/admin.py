@@ -68,7 +68,7 @@ def create_key(
         else:
             writer.record(item)
 
-    session.write(write, fmt=fmt)
+    session.write(write, fmt=fmt, about_schools=False)
     click.echo(ONCE_WARNING, err=True)
 
 
@@ -84,7 +84,7 @@ def list_keys(session: Session, organisation: str | None) -> None:
       schooldata keys list --org acme
     """
     items = [key_item(r) for r in session.app.keys.list_keys(organisation=organisation)]
-    session.write(lambda w: w.rows(items, views.KEYS))
+    session.write(lambda w: w.rows(items, views.KEYS), about_schools=False)
     if not items:
         raise NoResult("No keys.")
 
@@ -102,7 +102,8 @@ def revoke_key(session: Session, prefix: str) -> None:
     """
     count = session.app.keys.revoke(display_prefix=prefix)
     result = {"display_prefix": prefix.strip(), "revoked": count}
-    session.write(lambda w: _report(w, result, f"Revoked {count} key(s) with prefix {prefix}."))
+    message = f"Revoked {count} key(s) with prefix {prefix}."
+    session.write(lambda w: _report(w, result, message), about_schools=False)
 
 
 @click.group()
@@ -124,7 +125,7 @@ def list_orgs(session: Session) -> None:
         {"organisation": o.slug, "name": o.name, "plan": o.plan}
         for o in session.app.keys.list_organisations()
     ]
-    session.write(lambda w: w.rows(items, views.ORGS))
+    session.write(lambda w: w.rows(items, views.ORGS), about_schools=False)
     if not items:
         raise NoResult("No organisations.")
 
@@ -143,9 +144,8 @@ def set_plan(session: Session, org: str, plan: str) -> None:
     """
     updated = session.app.keys.set_plan(organisation=org, plan=plan)
     result = {"organisation": updated.slug, "name": updated.name, "plan": updated.plan}
-    session.write(
-        lambda w: _report(w, result, f"{updated.slug} is now on the {updated.plan} plan.")
-    )
+    message = f"{updated.slug} is now on the {updated.plan} plan."
+    session.write(lambda w: _report(w, result, message), about_schools=False)
 
 
 @click.group()

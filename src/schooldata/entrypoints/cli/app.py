@@ -14,10 +14,12 @@ from schooldata import build_info
 from schooldata.entrypoints.cli import admin, call, datasets, queries
 from schooldata.entrypoints.cli.context import Session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode, is_broken_pipe, translate
+from schooldata.entrypoints.cli.export import export
 from schooldata.entrypoints.cli.imports import import_
 from schooldata.entrypoints.cli.output import FORMATS, Format, use_utf8
 from schooldata.entrypoints.cli.refresh import refresh
 from schooldata.entrypoints.cli.runtime import CliRuntime
+from schooldata.entrypoints.cli.where import where
 from schooldata.settings import load_settings
 
 EPILOG = """\b
@@ -176,12 +178,14 @@ COMMANDS: Sequence[click.Command] = (
     queries.freshness,
     queries.meta,
     call.call,
+    export,
     import_,
     refresh,
     admin.keys,
     admin.orgs,
     admin.db,
     admin.serve,
+    where,
 )
 for command in COMMANDS:
     cli.add_command(command)

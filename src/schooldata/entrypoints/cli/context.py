@@ -19,9 +19,17 @@ from schooldata.application.local import LOCAL_PLAN, call_locally
 from schooldata.application.pipeline import Outcome
 from schooldata.application.service import Application
 from schooldata.domain.plans import Plan
-from schooldata.entrypoints import answers
+from schooldata.entrypoints import local
 from schooldata.entrypoints.answers import Rendered
-from schooldata.entrypoints.cli.output import FORMATS, SYNTHETIC_NOTICE, Format, Writer, opened
+from schooldata.entrypoints.cli.output import (
+    FORMATS,
+    SYNTHETIC_NOTICE,
+    Format,
+    RowsView,
+    Writer,
+    opened,
+)
+from schooldata.entrypoints.cli.paging import Listing
 from schooldata.entrypoints.cli.runtime import CliRuntime
 from schooldata.settings import Settings
 
@@ -71,23 +79,57 @@ class Session:
         """The plan this command runs under: every feature, or `--as-plan`'s."""
         return LOCAL_PLAN if self.as_plan is None else self.app.plans.get(self.as_plan)
 
+    @property
+    def every_per_page(self) -> int:
+        """The page size `--all` reads a list with (memory stays flat however long it is)."""
+        return local.stream_page(self.local_plan)
+
     def call(self, operation: str, arguments: Mapping[str, object]) -> Outcome:
         """One operation through the pipeline every face uses, as this session's plan allows
         (no key, no meter: the analyst is local). A refusal raises its domain error."""
         return call_locally(self.app.pipeline, operation, arguments, plan=self.local_plan)
 
     def data(self, operation: str, arguments: Mapping[str, object]) -> Rendered:
-        """The operation's answer as the API's `data` (and pagination)."""
-        return answers.render(self.call(operation, arguments), base_url=self.base_url)
+        """The operation's answer as the API's `data`, its pagination and its whole `meta`."""
+        return self.rendered(self.call(operation, arguments))
 
-    def write(self, produce: Callable[[Writer], T], *, fmt: Format | None = None) -> T:
-        """Run `produce` against the output (stdout or `--output FILE`) and return its result."""
+    def rendered(self, outcome: Outcome) -> Rendered:
+        return local.rendered(self.app, outcome, base_url=self.base_url)
+
+    def write(
+        self,
+        produce: Callable[[Writer], T],
+        *,
+        fmt: Format | None = None,
+        about_schools: bool = True,
+    ) -> T:
+        """Run `produce` against the output (stdout or `--output FILE`) and return its result.
+        A table of school data from the bundled demo is followed by the synthetic-data notice
+        on stderr (`about_schools=False`: keys, organisations, what is not school data)."""
         with opened(self.output) as stream:
             writer = Writer(fmt or self.fmt, stream)
             result = produce(writer)
-        if writer.drew_table and self._app and self._app.about.serves_synthetic_data():
+        synthetic = about_schools and self._app and self._app.about.serves_synthetic_data()
+        if writer.drew_table and synthetic:
             click.echo(SYNTHETIC_NOTICE, err=True)
         return result
+
+    def write_listing(
+        self, found: Listing, view: RowsView, noun: str, *, caption: str | None = None
+    ) -> int:
+        """Write a list answer's rows; a partial one (fewer rows than the answer holds) says
+        so on stderr in CSV and JSON; an empty one exits 1 once written. Returns the rows."""
+        shown = found.caption(noun) if caption is None else caption
+        written = self.write(lambda w: w.rows(found.items, view, caption=shown))
+        self.tell_partial(found, written)
+        found.check_found(written, noun)
+        return written
+
+    def tell_partial(self, found: Listing, written: int) -> None:
+        """The one line on stderr that says a CSV or JSON list is not the whole answer."""
+        notice = found.partial_notice(written)
+        if notice is not None and self.fmt != "table":
+            click.echo(notice, err=True)
 
 
 pass_session = click.make_pass_decorator(Session)

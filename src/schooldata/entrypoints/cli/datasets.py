@@ -153,13 +153,13 @@ def rankings(
 
     given = {"metric": metric, "phase": phase, "local_authority": local_authority, "order": order}
     params: dict[str, object] = {k: v for k, v in given.items() if v is not None}
-    every_per_page = session.local_plan.per_page_max
+    every_per_page = session.every_per_page
     found = listing(
         fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )
-    caption = found.caption(f"schools ranked by {metric}") + _excluded(held[0])
-    written = session.write(lambda w: w.rows(found.items, views.RANKINGS, caption=caption))
-    found.check_found(written, f"schools ranked by {metric}")
+    noun = f"schools ranked by {metric}"
+    caption = found.caption(noun) + _excluded(held[0])
+    session.write_listing(found, views.RANKINGS, noun, caption=caption)
 
 
 def _excluded(ranking: Ranking) -> str:

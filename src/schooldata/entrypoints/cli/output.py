@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Any, BinaryIO, Literal, TextIO
 
 from attrs import frozen
 from rich.console import Console
@@ -193,11 +193,31 @@ def opened(path: Path | None) -> Iterator[TextIO]:
         yield sys.stdout
         sys.stdout.flush()
         return
+    with _replacing(path) as temporary, open(temporary, "w", encoding="utf-8", newline="") as text:
+        yield text
+
+
+@contextmanager
+def opened_binary(path: Path | None) -> Iterator[BinaryIO]:
+    """`opened` for bytes (a Parquet file)."""
+    if path is None:
+        sys.stdout.flush()
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    with _replacing(path) as temporary, open(temporary, "wb") as stream:
+        yield stream
+
+
+@contextmanager
+def _replacing(path: Path) -> Iterator[str]:
+    """A temporary file beside FILE's target (readable by its owner only), renamed over it
+    once written: FILE appears whole or not at all."""
     target = output_target(path)
     fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
-            yield stream
+        yield temporary
         output_target(path)  # still a regular file (or nothing) now the answer is written
         os.replace(temporary, target)
     except BaseException:

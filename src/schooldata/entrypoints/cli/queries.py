@@ -20,7 +20,7 @@ from schooldata.entrypoints.cli.options import (
     phase_option,
     radius_option,
 )
-from schooldata.entrypoints.cli.paging import Page, listing
+from schooldata.entrypoints.cli.paging import Page, listing, one_page, streamed
 
 
 @click.command()
@@ -64,22 +64,21 @@ def search(
     }
     outcome = session.call("searchSchools", {k: v for k, v in given.items() if v is not None})
     answer: PublicSearchAnswer = outcome.result
-    base = session.base_url
     view = views.search_view(with_distance=answer.with_distance)
     total = answer.page.total
     if every:
-        session.write(
-            lambda w: w.rows(_every_result(session, answer), view, caption=f"{total} schools")
-        )
-    elif session.fmt == "json":
-        document = answers.render(outcome, base_url=base).data
+        found = streamed(_every_result(session, answer), total=total)
+        session.write_listing(found, view, "schools", caption=f"{total} schools")
+        return
+    document = session.rendered(outcome).data
+    rows = document["results"]
+    found = one_page(rows, total=total, per_page=answer.limit)
+    if session.fmt == "json":
         session.write(lambda w: w.document(document))
-    else:
-        rows = answers.render(outcome, base_url=base).data["results"]
-        caption = f"{len(rows)} of {total} schools"
-        session.write(lambda w: w.rows(rows, view, caption=caption))
-    if total == 0:
-        raise NoResult("No schools matched.")
+        session.tell_partial(found, len(rows))
+        found.check_found(len(rows), "schools")
+        return
+    session.write_listing(found, view, "schools", caption=f"{len(rows)} of {total} schools")
 
 
 def _every_result(session: Session, answer: PublicSearchAnswer) -> Iterator[dict[str, Any]]:
@@ -239,13 +238,12 @@ def _list_schools(
             answer.with_distance,
         )
 
-    every_per_page = session.local_plan.per_page_max
+    every_per_page = session.every_per_page
     found = listing(
         fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )
     view = views.schools_view(with_distance=found.first.with_distance)
-    written = session.write(lambda w: w.rows(found.items, view, caption=found.caption("schools")))
-    found.check_found(written, "schools")
+    session.write_listing(found, view, "schools")
 
 
 @click.command()
@@ -272,13 +270,11 @@ def authorities(
         return Page(rendered.data, paging["page"], paging["total"], paging["total_pages"])
 
     params: dict[str, object] = {} if query is None else {"q": query}
-    every_per_page = session.local_plan.per_page_max
+    every_per_page = session.every_per_page
     found = listing(
         fetch, params, page=page, per_page=per_page, every=every, every_per_page=every_per_page
     )
-    caption = found.caption("local authorities")
-    written = session.write(lambda w: w.rows(found.items, views.AUTHORITIES, caption=caption))
-    found.check_found(written, "local authorities")
+    session.write_listing(found, views.AUTHORITIES, "local authorities")
 
 
 @click.command()
@@ -293,10 +289,17 @@ def freshness(session: Session) -> None:
     Example:
       schooldata freshness --format csv
     """
-    every_per_page = session.local_plan.per_page_max
-    items = session.data("getDataFreshness", {"per_page": every_per_page}).data
-    session.write(lambda w: w.rows(items, views.FRESHNESS))
-    if not items:
+
+    def fetch(request: dict[str, object]) -> Page:
+        rendered = session.data("getDataFreshness", request)
+        paging = rendered.pagination or {}
+        return Page(rendered.data, paging["page"], paging["total"], paging["total_pages"])
+
+    # Always every dataset: the list is short, and a partial one would mislead.
+    every_per_page = session.every_per_page
+    found = listing(fetch, {}, page=None, per_page=None, every=True, every_per_page=every_per_page)
+    written = session.write(lambda w: w.rows(found.items, views.FRESHNESS))
+    if not written:
         raise NoResult("No dataset has been imported yet.")
 
 

@@ -189,6 +189,11 @@ def _inspection(record: InspectionRecord) -> Inspection:
     )
 
 
+def inspection_of(record: InspectionRecord) -> Inspection:
+    """One inspection as the inspection history lists it."""
+    return _inspection(record)
+
+
 class InspectionHistoryDocument(Struct, kw_only=True):
     """A school's Ofsted inspections, newest first, with its current report card and its
     historic graded judgement kept apart."""

@@ -10,20 +10,22 @@ Quick start (the embedded demo dataset, built on first use)::
             print(hit.school.urn, hit.school.name)
 
 The answers are the domain's own frozen objects (`School`, `SearchHit`) wrapped in
-`SearchResults`. Fields the service never serves (personal data such as `head_name`, the
-independent inspectorate) are blank in every object this module returns. docs/library.md has
-runnable examples.
+`SearchResults`; `call` answers any operation with the API's JSON and its `meta`. A list
+answer becomes a pandas or polars DataFrame (or an Arrow table) in one call, with the CSV's
+columns (the optional extras `schooldata[pandas]`, `[polars]`, `[parquet]`). Fields the service
+never serves (personal data such as `head_name`, the independent inspectorate) are blank in
+every object this module returns. docs/library.md has runnable examples.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterator
+from itertools import islice
 from types import TracebackType
 from typing import Any
 
 import attrs
-from attrs import frozen
 
 from schooldata.application.local import LOCAL_PLAN, call_locally
 from schooldata.application.pipeline import LIBRARY
@@ -37,16 +39,24 @@ from schooldata.domain.errors import (
     InvalidUrn,
     MissingSearchInput,
     SchoolNotFound,
+    UnknownOperation,
+    UnknownParameter,
     UnknownPostcode,
 )
 from schooldata.domain.licensing import SCHOOL_FIELDS, Licence
+from schooldata.domain.plans import Plan
 from schooldata.domain.school import School
-from schooldata.domain.search import PUBLIC_DEFAULT_LIMIT, SearchHit
-from schooldata.entrypoints.answers import Rendered, render
+from schooldata.domain.search import PUBLIC_DEFAULT_LIMIT, PUBLIC_MAX_LIMIT, SearchHit
+from schooldata.entrypoints import local
+from schooldata.entrypoints.answers import Rendered
+from schooldata.entrypoints.exports import export_frame
+from schooldata.library.answers import Answer, Export, SearchResults
 
 __all__ = [
+    "Answer",
     "DataUnavailable",
     "DomainError",
+    "Export",
     "InvalidParameter",
     "InvalidUrn",
     "MissingSearchInput",
@@ -56,6 +66,8 @@ __all__ = [
     "SchoolNotFound",
     "SearchHit",
     "SearchResults",
+    "UnknownOperation",
+    "UnknownParameter",
     "UnknownPostcode",
     "open_database",
 ]
@@ -74,31 +86,6 @@ def _served(school: School) -> School:
 
 def _served_hit(hit: SearchHit) -> SearchHit:
     return attrs.evolve(hit, school=_served(hit.school))
-
-
-@frozen(kw_only=True)
-class SearchResults:
-    """One page of answers.
-
-    - `total` counts every match, not just the page; `limit` is the page size used.
-    - `hits` are in the search's order: nearest first when a postcode was given (each with
-      `distance_miles`), else best name match first (ties by URN).
-    - Iterating the results iterates the hits; `len()` is the number of hits.
-    """
-
-    total: int
-    limit: int
-    hits: tuple[SearchHit, ...]
-
-    @property
-    def schools(self) -> tuple[School, ...]:
-        return tuple(hit.school for hit in self.hits)
-
-    def __iter__(self) -> Iterator[SearchHit]:
-        return iter(self.hits)
-
-    def __len__(self) -> int:
-        return len(self.hits)
 
 
 class SchoolDataClient:
@@ -128,16 +115,64 @@ class SchoolDataClient:
         `base_url` starts the URLs answers carry (none: they start at the path)."""
         return cls(app, base_url=base_url)
 
-    def call(self, operation: str, /, *, as_plan: str | None = None, **arguments: Any) -> Rendered:
+    def call(
+        self, operation: str, /, *, as_plan: str | None = None, all: bool = False, **arguments: Any
+    ) -> Answer:
         """Any operation of the service by its OpenAPI `operationId` (`"getRankings"`,
-        `"lookupSchools"`, ...), with the API's parameter names, through the pipeline every
-        face runs. The answer is the API's: `data` (and `pagination`, and `meta`'s other
-        members) as plain Python values. Local use gets every feature and pages of up to
-        10,000 rows; `as_plan="starter"` answers as that plan's API caller would get.
-        A refusal raises its `DomainError` (`FeatureNotInPlan`, `InvalidParameter`, ...)."""
-        plan = LOCAL_PLAN if as_plan is None else self._app.plans.get(as_plan)
+        `"lookupSchools"`, ...; any case when that names one), with the API's parameter
+        names, through the pipeline every face runs. The answer is the API's: `data`,
+        `pagination` and `meta` as plain Python values. Local use gets every feature and
+        pages of up to 10,000 rows; `as_plan="starter"` answers as that plan's API caller
+        would get. `all=True` reads every page of a list (or every match of the public
+        search) into one answer. A refusal raises its `DomainError` (`FeatureNotInPlan`,
+        `InvalidParameter`, `UnknownParameter` naming the nearest names, ...)."""
+        plan = self._plan(as_plan)
+        if all:
+            every = self._every(operation, plan, arguments)
+            items = list(every.items)
+            return Answer(
+                operation=every.operation,
+                data=items,
+                pagination=None if every.operation == local.PUBLIC_SEARCH else _whole(items),
+                meta=every.first.meta,
+            )
         outcome = call_locally(self._app.pipeline, operation, arguments, plan=plan, face=LIBRARY)
-        return render(outcome, base_url=self._base_url)
+        shown = local.rendered(self._app, outcome, base_url=self._base_url)
+        return Answer(
+            operation=outcome.operation.name,
+            data=shown.data,
+            pagination=shown.pagination,
+            meta=shown.meta,
+        )
+
+    def iter_all(
+        self, operation: str, /, *, as_plan: str | None = None, **arguments: Any
+    ) -> Iterator[dict[str, Any]]:
+        """Every item of a paged list (or of the public search), page after page, as they are
+        read: a whole national list is never held at once. The first page is asked for at
+        once, so a bad argument raises here, not on the first `next()`."""
+        return self._every(operation, self._plan(as_plan), arguments).items
+
+    def export(
+        self, dataset: str, *, local_authority: str | None = None, phase: str | None = None
+    ) -> Export:
+        """A whole dataset in long, tidy form, as `schooldata export` writes it: `schools`
+        (one row per open school), `results` (per school, key stage, period and measure, with
+        its release status where known), `inspections`, `admissions`, `finance`; only one
+        local authority's schools (a name or a code) and/or one phase's. Bad arguments raise
+        `InvalidParameter` here; the rows are read when the export is used."""
+        request = self._app.exports.prepare(dataset, local_authority=local_authority, phase=phase)
+        filters = {"local_authority": local_authority, "phase": phase}
+        frame = export_frame(self._app, request, base_url=self._base_url, filters=filters)
+        return Export(frame)
+
+    def _every(self, operation: str, plan: Plan, arguments: dict[str, Any]) -> local.Every:
+        return local.every_item(
+            self._app, operation, arguments, plan=plan, face=LIBRARY, base_url=self._base_url
+        )
+
+    def _plan(self, as_plan: str | None) -> Plan:
+        return LOCAL_PLAN if as_plan is None else self._app.plans.get(as_plan)
 
     def search(
         self,
@@ -147,27 +182,42 @@ class SchoolDataClient:
         phase: str | None = None,
         radius_miles: float | None = None,
         limit: int = PUBLIC_DEFAULT_LIMIT,
+        all: bool = False,
     ) -> SearchResults:
         """Open schools by name, local authority or type (`query`), and/or nearest `postcode`.
 
         The public search's rules: at least one of `query` or `postcode`, each at least two
         characters; `postcode` a full postcode or an outward code (`"SW1A"`); `phase` one of
         `primary`, `secondary`, `nursery`, `sixth form`, `all-through`; `radius_miles`
-        0.1-100 (needs a postcode); `limit` 1-25."""
+        0.1-100 (needs a postcode). `limit` 1-25 as the public API, and locally any number
+        above (the same question read on, in the same order); `all=True`: every match."""
         given = {"query": query, "postcode": postcode, "phase": phase, "radius_miles": radius_miles}
-        arguments = {name: value for name, value in given.items() if value is not None}
-        answer: PublicSearchAnswer = self._result("searchSchools", limit=limit, **arguments)
+        arguments: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+        beyond = isinstance(limit, int) and not isinstance(limit, bool) and limit > PUBLIC_MAX_LIMIT
+        asked = PUBLIC_MAX_LIMIT if beyond else limit
+        answer: PublicSearchAnswer = self._result("searchSchools", limit=asked, **arguments)
+        hits = answer.page.hits
+        if all or beyond:
+            every = self._app.search_schools.every(answer.request)
+            hits = tuple(every if all else islice(every, limit))
         return SearchResults(
             total=answer.page.total,
-            limit=answer.limit,
-            hits=tuple(_served_hit(hit) for hit in answer.page.hits),
+            limit=answer.page.total if all else limit if beyond else answer.limit,
+            hits=tuple(_served_hit(hit) for hit in hits),
+            base_url=self._base_url,
+            with_distance=answer.with_distance,
         )
 
     def nearby(
-        self, postcode: str, *, radius_miles: float | None = None, limit: int = PUBLIC_DEFAULT_LIMIT
+        self,
+        postcode: str,
+        *,
+        radius_miles: float | None = None,
+        limit: int = PUBLIC_DEFAULT_LIMIT,
+        all: bool = False,
     ) -> SearchResults:
         """Open schools nearest `postcode`, nearest first, each with `distance_miles`."""
-        return self.search(postcode=postcode, radius_miles=radius_miles, limit=limit)
+        return self.search(postcode=postcode, radius_miles=radius_miles, limit=limit, all=all)
 
     def get_school(self, urn: str | int) -> School:
         """One open school by its six-digit URN (`"100000"` or `100000`).
@@ -203,14 +253,21 @@ class SchoolDataClient:
         self.close()
 
 
-def open_database(url: str | None = None) -> SchoolDataClient:
+def open_database(
+    url: str | None = None, *, create: bool = False, base_url: str | None = None
+) -> SchoolDataClient:
     """Open a schooldata database for reading.
 
     - `url=None`: the configured database (`SCHOOLDATA_DATABASE_URL`, `schooldata.toml`), and
       by default the embedded demo, built under `SCHOOLDATA_HOME` on first use.
     - `url="sqlite:///path/to/schooldata.sqlite3"` or
       `url="postgresql+psycopg://user@host/db"`: that database, which `schooldata import`
-      filled. Its schema is brought up to date on open (as the server does).
+      filled. Its schema is brought up to date on open (as the server does). A database that
+      does not exist is refused (`DataUnavailable`, naming it), and nothing is created,
+      unless `create=True` (an empty database, to import into).
+    - `base_url`: where the URLs in answers point (default: the configured
+      `SCHOOLDATA_BASE_URL`, else the local server's address, as `schooldata serve` would
+      answer).
 
     The library never reads or creates API keys, so no key secret is needed; one configured
     in the environment is used as it is.
@@ -218,13 +275,25 @@ def open_database(url: str | None = None) -> SchoolDataClient:
     from schooldata.bootstrap import bootstrap
     from schooldata.settings import load_settings, with_overrides
 
-    settings = load_settings(database_url=url)
+    settings = load_settings(database_url=url, base_url=base_url)
     if settings.key_secret is None and not settings.uses_embedded_demo:
         # bootstrap insists on a stable secret for a real database because stored key hashes
         # depend on it; a reader that never touches keys can use a throwaway one.
         settings = with_overrides(settings, key_secret=secrets.token_urlsafe(48))
-    app = bootstrap(settings)
+    app = bootstrap(settings, create_database=create)
     return SchoolDataClient(app, on_close=_closer(app), base_url=settings.served_url)
+
+
+def _whole(items: list[Any]) -> dict[str, Any]:
+    """The pagination of a list read whole: one page holding every item."""
+    return {
+        "page": 1,
+        "per_page": max(len(items), 1),
+        "total": len(items),
+        "total_pages": 1 if items else 0,
+        "next": None,
+        "prev": None,
+    }
 
 
 def _closer(app: Application) -> Callable[[], None] | None:
