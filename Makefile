@@ -109,10 +109,9 @@ demo-data: install
 	$(PY) -m tools.demo --codepoint ../shared/data/codepoint_open --real-names ../shared/data/performance_tables --out src/schooldata/adapters/sample/data
 
 clean:
+	@[ ! -x $(BIN)/schooldata ] || echo "Kept: the data home every checkout shares (demo database, key secret): $$($(BIN)/schooldata where --home). Reset it with: rm -rf \"$$($(BIN)/schooldata where --home)\""
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist *.egg-info src/*.egg-info
 	find src -name '*.so' -delete
-	@echo "Kept: the data home (demo database, key secret, metrics) that every checkout shares;"
-	@echo "\`schooldata --version\` names it (SCHOOLDATA_HOME moves it). Delete it to start afresh."
 
 ## Full-scale benchmarks, on the compiled build (builds bench/.cache once, then ~10 min): table, bench/results/full.json, docs/performance.md
 bench: install compiled
