@@ -128,11 +128,7 @@ def test_both_builds_answer_a_search_on_the_demo_alike(
 
 
 def test_the_installed_library_searches_the_demo(from_wheel: Installed) -> None:
-    script = (
-        "import schooldata\n"
-        "with schooldata.open_database() as client:\n"
-        "    print(len(client.search('st mary', limit=5)))\n"
-    )
+    script = "import schooldata; print(len(schooldata.search('st mary', limit=5)))"
     done = run([str(from_wheel.bin / "python"), "-c", script], env=from_wheel.env())
     assert done.stdout.strip() == "5"
 
