@@ -18,6 +18,7 @@ from schooldata.application.reuse import AnswerReuse
 from schooldata.application.school_data import SchoolData
 from schooldata.application.search_schools import SearchSchools
 from schooldata.domain.plans import PlanCatalogue
+from schooldata.domain.versions import DEFAULT_RETENTION_DAYS
 from schooldata.ports.clock import Clock, IdSource
 from schooldata.ports.datasets import DatasetRegistry
 from schooldata.ports.imports import DataStore
@@ -73,9 +74,11 @@ def build_application(
     key_secret: bytes,
     nonblocking: Callable[[], frozenset[Port]] = frozenset,
     reuse_bytes: int = 0,
+    retention_days: int = DEFAULT_RETENTION_DAYS,
 ) -> Application:
     """`nonblocking()`: the ports whose adapters answer from memory now (the composition root
-    knows), so operations reading only those may run on an event loop."""
+    knows), so operations reading only those may run on an event loop. `retention_days`: how
+    long data versions and their changes are kept."""
     search_schools = SearchSchools(schools=ports.schools, postcodes=ports.postcodes)
     get_school = GetSchool(schools=ports.schools)
     commercial = CommercialSchools(
@@ -105,7 +108,9 @@ def build_application(
         keys=KeyAdmin(
             keys=ports.keys, plans=plans, secret=key_secret, clock=ports.clock, ids=ports.ids
         ),
-        import_dataset=ImportDataset(store=ports.store, clock=ports.clock),
+        import_dataset=ImportDataset(
+            store=ports.store, clock=ports.clock, retention_days=retention_days
+        ),
         pipeline=Pipeline(
             uses=uses,
             authenticate=authenticate,

@@ -137,6 +137,7 @@ def _wire(
         key_secret=secret,
         nonblocking=lambda: SNAPSHOT_PORTS if snapshot.ready else frozenset(),
         reuse_bytes=settings.replay_mb * 1024 * 1024,
+        retention_days=settings.change_retention_days,
     )
     return app, store
 

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.ofsted import InspectionRecord
+from schooldata.domain.releases import Release
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.scoring import Score
@@ -50,7 +51,8 @@ class SchoolWriter(Protocol):
 
 class LinkReader(Protocol):
     def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
-        """Predecessor/successor links of a school (GIAS links)."""
+        """Predecessor/successor links of an establishment, served or not (GIAS links), each
+        with the register's facts of the establishment it leads to, where it lists it."""
         ...
 
 
@@ -61,6 +63,10 @@ class MeasureReader(Protocol):
 
     def measures_with_code(self, *, code: str) -> list[MeasureRecord]:
         """Every stored record of one measure, all schools and periods (for rankings)."""
+        ...
+
+    def releases(self) -> list[Release]:
+        """The release of every year each measures dataset holds (status and date)."""
         ...
 
 

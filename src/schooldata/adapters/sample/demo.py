@@ -24,7 +24,7 @@ from schooldata.adapters.importers.ofsted import parse_ofsted
 from schooldata.adapters.importers.performance.datasets import TABLES
 from schooldata.adapters.importers.performance.reader import parse_table
 from schooldata.adapters.importers.registry import IMPORTERS
-from schooldata.application.import_dataset import DatasetKind
+from schooldata.application.import_dataset import DatasetKind, ImportJob
 from schooldata.application.service import Application
 from schooldata.domain.dataset import DatasetRecord, ImportReport
 from schooldata.ports.imports import Progress, RejectLog
@@ -108,8 +108,9 @@ def _record(entry: dict[str, Any]) -> DatasetRecord:
 def load_demo(
     app: Application, *, progress: Callable[[str, int], None] | None = None
 ) -> list[ImportReport]:
-    """Import every bundled dataset, each in its own all-or-nothing transaction."""
-    reports = []
+    """Import every bundled dataset in one all-or-nothing transaction: the demo is one data
+    version (the first of its database)."""
+    jobs = []
     for entry in manifest():
         parser, kind = LOAD_ORDER[entry["format"]]
         source: Source = DATA / entry["file"]
@@ -119,10 +120,8 @@ def load_demo(
             name = entry["format"]
             step = lambda rows, _n=name: progress(_n, rows)  # noqa: E731
         items = parser(source, log, progress=step)
-        reports.append(
-            app.import_dataset.execute(kind=kind, items=items, log=log, record=_record(entry))
-        )
-    return reports
+        jobs.append(ImportJob(kind=kind, items=items, log=log, record=_record(entry)))
+    return app.import_dataset.execute_together(jobs)
 
 
 def demo_needed(app: Application) -> bool:

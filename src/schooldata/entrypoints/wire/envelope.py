@@ -37,6 +37,7 @@ ERROR_CODES = (
     "feature_not_in_plan",
     "limit_exceeds_plan",
     "not_found",
+    "since_expired",
     "method_not_allowed",
     "not_acceptable",
     "payload_too_large",
