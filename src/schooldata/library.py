@@ -25,10 +25,12 @@ from typing import Any
 import attrs
 from attrs import frozen
 
+from schooldata.application.changes import ChangesPage
 from schooldata.application.local import LOCAL_PLAN, call_locally
 from schooldata.application.pipeline import LIBRARY
 from schooldata.application.search_schools import PublicSearchAnswer
 from schooldata.application.service import Application
+from schooldata.domain.changes import ListedChange
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import (
     DataUnavailable,
@@ -37,6 +39,7 @@ from schooldata.domain.errors import (
     InvalidUrn,
     MissingSearchInput,
     SchoolNotFound,
+    SinceExpired,
     UnknownPostcode,
 )
 from schooldata.domain.licensing import SCHOOL_FIELDS, Licence
@@ -45,6 +48,7 @@ from schooldata.domain.search import PUBLIC_DEFAULT_LIMIT, SearchHit
 from schooldata.entrypoints.answers import Rendered, render
 
 __all__ = [
+    "ChangeSet",
     "DataUnavailable",
     "DomainError",
     "InvalidParameter",
@@ -56,6 +60,7 @@ __all__ = [
     "SchoolNotFound",
     "SearchHit",
     "SearchResults",
+    "SinceExpired",
     "UnknownPostcode",
     "open_database",
 ]
@@ -99,6 +104,24 @@ class SearchResults:
 
     def __len__(self) -> int:
         return len(self.hits)
+
+
+@frozen(kw_only=True)
+class ChangeSet:
+    """Every change after `since` up to `until` (the version to ask `since` next time), in
+    version, then URN order. Each is a `domain.changes.ListedChange`: the version's id and
+    time, and the change (`urn`, `kind`; `fields` of an update name `School` attributes,
+    e.g. `la_name`, as the objects this library returns carry them)."""
+
+    since: str
+    until: str
+    changes: tuple[ListedChange, ...]
+
+    def __iter__(self) -> Iterator[ListedChange]:
+        return iter(self.changes)
+
+    def __len__(self) -> int:
+        return len(self.changes)
 
 
 class SchoolDataClient:
@@ -176,6 +199,40 @@ class SchoolDataClient:
         unknown or not open."""
         school: School = self._result("getSchool", urn=urn)
         return _served(school)
+
+    def changes(
+        self,
+        since: str,
+        *,
+        kind: str | None = None,
+        local_authority: str | None = None,
+        phase: str | None = None,
+    ) -> ChangeSet:
+        """What changed since the data version `since` (a `meta.data_version`, or the `until`
+        of the last ChangeSet), every page of it, up to the version current now.
+
+        The API's rules (`GET /api/v1/changes`): `kind` one of opened, closed, updated,
+        inspection_added, results_added, linked; `local_authority` a name or DfE code;
+        `phase` an API phase. Raises `InvalidParameter` for a malformed or unknown version,
+        `SinceExpired` (its `oldest`: the version to read afresh from) for one older than the
+        changes kept."""
+        given = {"since": since, "kind": kind, "local_authority": local_authority, "phase": phase}
+        arguments: dict[str, object] = {k: v for k, v in given.items() if v is not None}
+        found: list[ListedChange] = []
+        page, per_page = 1, LOCAL_PLAN.per_page_max
+        while True:
+            answer: ChangesPage = call_locally(
+                self._app.pipeline,
+                "listChanges",
+                {**arguments, "page": page, "per_page": per_page},
+                plan=LOCAL_PLAN,
+                face=LIBRARY,
+            ).result
+            arguments["until"] = answer.until.id  # every page lists the same changes
+            found += answer.items
+            if page * per_page >= answer.total:
+                return ChangeSet(since=answer.since.id, until=answer.until.id, changes=tuple(found))
+            page += 1
 
     def _result(self, operation: str, **arguments: object) -> Any:
         """The domain's answer to a public operation, through the pipeline."""

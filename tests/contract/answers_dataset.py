@@ -1,6 +1,7 @@
 """The shared test dataset with every kind of record an answer can carry: inspections under
 each framework, links, measures of every topic (with trends, notes and each status) and
-several dataset records, so every branch of every output shape is rendered somewhere."""
+several dataset records and data versions, and the releases of results years (some known,
+some not), so every branch of every output shape is rendered somewhere."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from schooldata.domain.ofsted import (
     ReportCardScale,
     UngradedInspection,
 )
+from schooldata.domain.releases import Release, ReleaseStatus
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.urn import Urn
 
@@ -153,4 +155,22 @@ def build_rich_store() -> InMemoryStore:
             record=_dataset("ofsted_report_card", url="https://example.org/ofsted", extract=None)
         )
         tx.record_dataset(record=_dataset("ks2_results", url=None, extract=dt.date(2026, 9, 30)))
+        tx.set_releases(
+            dataset="ks2_results",
+            releases=[
+                Release(
+                    dataset="ks2_results",
+                    period="2024/25",
+                    status=ReleaseStatus.REVISED,
+                    released=dt.date(2026, 9, 30),
+                ),
+                Release(dataset="ks2_results", period="2023/24", status=ReleaseStatus.FINAL),
+            ],
+        )
+        tx.record_version(
+            made_at=STAMP,
+            datasets=("ofsted_report_card", "ks2_results"),
+            changes=(),
+            retain_since=STAMP - dt.timedelta(days=400),
+        )
     return store

@@ -8,6 +8,7 @@ from attrs import define, frozen
 
 from schooldata.application.about import About
 from schooldata.application.access import Authenticate, Meter
+from schooldata.application.changes import ListChanges
 from schooldata.application.commercial import CommercialSchools
 from schooldata.application.get_school import GetSchool
 from schooldata.application.import_dataset import ImportDataset
@@ -19,6 +20,7 @@ from schooldata.application.school_data import SchoolData
 from schooldata.application.search_schools import SearchSchools
 from schooldata.domain.plans import PlanCatalogue
 from schooldata.domain.versions import DEFAULT_RETENTION_DAYS
+from schooldata.ports.changes import ChangeLog
 from schooldata.ports.clock import Clock, IdSource
 from schooldata.ports.datasets import DatasetRegistry
 from schooldata.ports.imports import DataStore
@@ -38,6 +40,7 @@ class Ports:
     measures: MeasureReader
     inspections: InspectionReader
     store: DataStore
+    changes: ChangeLog
     keys: KeyStore
     rate: RateLimiter
     quota: QuotaCounter
@@ -56,6 +59,7 @@ class Application:
     commercial: CommercialSchools
     school_data: SchoolData
     about: About
+    changes: ListChanges
     authenticate: Authenticate
     meter: Meter
     keys: KeyAdmin
@@ -85,8 +89,12 @@ def build_application(
         schools=ports.schools, postcodes=ports.postcodes, links=ports.links
     )
     school_data = SchoolData(
-        schools=ports.schools, measures=ports.measures, inspections=ports.inspections
+        schools=ports.schools,
+        measures=ports.measures,
+        inspections=ports.inspections,
+        links=ports.links,
     )
+    changes = ListChanges(log=ports.changes, clock=ports.clock, retention_days=retention_days)
     about = About(
         datasets=ports.datasets,
         plans=plans,
@@ -94,7 +102,7 @@ def build_application(
     )
     authenticate = Authenticate(keys=ports.keys, plans=plans, secret=key_secret)
     meter = Meter(rate=ports.rate, quota=ports.quota, clock=ports.clock)
-    uses = _UseCases(search_schools, get_school, commercial, school_data, about)
+    uses = _UseCases(search_schools, get_school, commercial, school_data, about, changes)
     return Application(
         ports=ports,
         plans=plans,
@@ -103,6 +111,7 @@ def build_application(
         commercial=commercial,
         school_data=school_data,
         about=about,
+        changes=changes,
         authenticate=authenticate,
         meter=meter,
         keys=KeyAdmin(
@@ -131,3 +140,4 @@ class _UseCases:
     commercial: CommercialSchools
     school_data: SchoolData
     about: About
+    changes: ListChanges

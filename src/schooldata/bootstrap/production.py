@@ -125,6 +125,7 @@ def _wire(
         measures=store,
         inspections=store,
         store=store,
+        changes=store,
         keys=SqlKeyStore(store.engine),
         rate=_rate_limiter(settings),
         quota=SqlQuotaCounter(store.engine),

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from schooldata.entrypoints.cli import admin, call, datasets, queries
+from schooldata.entrypoints.cli import admin, call, datasets, history, queries
 from schooldata.entrypoints.cli.context import Session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode, is_broken_pipe, translate
 from schooldata.entrypoints.cli.imports import import_
@@ -156,6 +156,7 @@ COMMANDS: Sequence[click.Command] = (
     datasets.rankings,
     queries.authorities,
     queries.freshness,
+    history.changes,
     queries.meta,
     call.call,
     import_,
