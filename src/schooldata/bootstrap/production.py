@@ -81,7 +81,7 @@ def _prepare(app: Application, store: SqlStore, settings: Settings) -> None:
     if settings.uses_embedded_demo:
         from schooldata.adapters.sample.demo import ensure_demo
 
-        ensure_demo(app, lock_path=settings.home / "demo.lock")
+        ensure_demo(app, registry=store, lock_path=settings.home / "demo.lock")
 
 
 def assemble(settings: Settings) -> Application:

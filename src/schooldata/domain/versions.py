@@ -98,7 +98,8 @@ def check_since(since: VersionRef, *, held: DataVersion | None, oldest: DataVers
     window, or the current one when every other is older); `held` is the version of
     `since`'s sequence number, if any. Before `oldest` (by time or by sequence): expired,
     naming `oldest`. Otherwise a version this database never made: unknown (400)."""
-    if since.made_at < oldest.made_at or since.sequence < oldest.sequence:
+    oldest_second = oldest.made_at.astimezone(dt.UTC).replace(microsecond=0)
+    if since.made_at < oldest_second or since.sequence < oldest.sequence:
         raise SinceExpired(since.id, oldest=oldest.id)
     if held is None or held.id != since.id:
         raise InvalidParameter(

@@ -27,6 +27,7 @@ from schooldata.adapters.importers.registry import IMPORTERS
 from schooldata.application.import_dataset import DatasetKind, ImportJob
 from schooldata.application.service import Application
 from schooldata.domain.dataset import DatasetRecord, ImportReport
+from schooldata.ports.datasets import DatasetRegistry
 from schooldata.ports.imports import Progress, RejectLog
 
 DATA = Path(__file__).parent / "data"
@@ -124,29 +125,30 @@ def load_demo(
     return app.import_dataset.execute_together(jobs)
 
 
-def demo_needed(app: Application) -> bool:
+def demo_needed(registry: DatasetRegistry) -> bool:
     """Not built yet: no demo register, and nothing real imported (the demo is never mixed
     with real data, and is gone once real school data arrived)."""
-    held = app.ports.datasets.current()
+    held = registry.current()
     if any(not r.demo for r in held):
         return False
     return not any(r.name == "gias_establishments" for r in held)
 
 
-def demo_loaded(app: Application) -> bool:
-    return not demo_needed(app)
+def demo_loaded(registry: DatasetRegistry) -> bool:
+    return not demo_needed(registry)
 
 
-def ensure_demo(app: Application, *, lock_path: Path) -> bool:
+def ensure_demo(app: Application, *, registry: DatasetRegistry, lock_path: Path) -> bool:
     """Build the demo once; concurrent first starts (several workers) wait for one builder.
-    Returns True when this call built it."""
-    if demo_loaded(app):
+    Returns True when this call built it. `registry` is read as stored (the database, not a
+    snapshot of it), so what is served afterwards is first read once the demo is whole."""
+    if demo_loaded(registry):
         return False
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with lock_path.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            if demo_loaded(app):
+            if demo_loaded(registry):
                 return False
             load_demo(app)
             return True

@@ -53,6 +53,7 @@ def changes(
     Examples:
       schooldata changes --since 20261207T060000Z-000041
       schooldata changes --since 20261207T060000Z-000041 --kind closed --all -f csv
+      schooldata changes --since 20000101T000000Z-000001   # exit code 1: no longer kept
     """
     pinned: dict[str, object] = {}
     versions: dict[str, str] = {}
