@@ -75,6 +75,8 @@ INSPECTION_ALL = sorted(
 )
 LINK = ["established", "link_type", "name", "urn"]
 LINK_FACTS = ["closed", "opened", "status"]  # (issue 54: the linked school as registered)
+HISTORY = ["historic_grade", "inspections", "latest_report_card", "note", "school"]
+HISTORY_PROPERTIES = sorted([*HISTORY, "predecessors"])  # (issue 54: include_predecessors)
 # The open record: the contract's table (what the hand-written schemas listed), then every
 # other publicly licensed field, `url`, and `synthetic` (sent only on the bundled demo's
 # records: true, so a client can tell an invented school from a real one).
@@ -537,8 +539,7 @@ ALLOWED: tuple[Allowed, ...] = (
         "OpenAPI: the inspection history was undescribed (and, issue 54, `predecessors` is "
         "sent with include_predecessors=true).",
         before=[],
-        after=["historic_grade", "inspections", "latest_report_card", "note", "predecessors"]
-        + ["school"],
+        after=HISTORY_PROPERTIES,
     ),
     Allowed(
         "*inspections 200.data",
