@@ -200,6 +200,13 @@ class SchoolDataClient:
         school: School = self._result("getSchool", urn=urn)
         return _served(school)
 
+    def data_version(self) -> str | None:
+        """The data version answers are served from now (every commercial answer's
+        `meta.data_version`): note it with a copy, to ask `changes(since=...)` later. None
+        until an import has made one."""
+        current = self._app.ports.datasets.data_version()
+        return None if current is None else current.id
+
     def changes(
         self,
         since: str,
