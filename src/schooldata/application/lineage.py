@@ -1,5 +1,6 @@
-"""A school's history: the question that asks for its predecessors' too, and the release of
-each results year its figures come from (the shapes `school_data` answers with)."""
+"""A school's records and history: the question that asks for its predecessors' too, the
+shapes `school_data` answers with (a topic's series and the release of each year its figures
+come from; an inspection history; each predecessor's own), and the releases' lookup."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from attrs import frozen
 
 from schooldata.application.operations.arguments import Arguments
 from schooldata.application.operations.params import INCLUDE_PREDECESSORS
+from schooldata.domain.catalogue import Topic
 from schooldata.domain.errors import MissingUrn
 from schooldata.domain.links import Predecessor
 from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.releases import Release
-from schooldata.domain.results import MeasureRecord
+from schooldata.domain.results import MeasureRecord, MeasureSeries
+from schooldata.domain.school import School
 from schooldata.domain.urn import Urn
 
 
@@ -36,6 +39,35 @@ def prepare_history(args: Arguments) -> HistoryRequest:
 class PredecessorInspections:
     predecessor: Predecessor
     inspections: tuple[InspectionRecord, ...]
+
+
+@frozen(kw_only=True)
+class InspectionHistory:
+    school: School
+    inspections: tuple[InspectionRecord, ...]
+    predecessors: tuple[PredecessorInspections, ...] | None = None  # None: not asked
+
+
+@frozen(kw_only=True)
+class TopicSeries:
+    topic: Topic
+    periods: tuple[str, ...]
+    series: tuple[MeasureSeries, ...]
+    # The release of each year per dataset its figures come from, by year then dataset.
+    releases: tuple[Release, ...] = ()
+
+
+@frozen(kw_only=True)
+class PredecessorTopics:
+    predecessor: Predecessor
+    topics: tuple[TopicSeries, ...]
+
+
+@frozen(kw_only=True)
+class SchoolTopics:
+    school: School
+    topics: tuple[TopicSeries, ...]
+    predecessors: tuple[PredecessorTopics, ...] | None = None  # None: not asked
 
 
 def by_year(releases: Sequence[Release]) -> dict[tuple[str, str], Release]:

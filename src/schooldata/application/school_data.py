@@ -33,7 +33,11 @@ from attrs import frozen
 
 from schooldata.application.lineage import (
     HistoryRequest,
+    InspectionHistory,
     PredecessorInspections,
+    PredecessorTopics,
+    SchoolTopics,
+    TopicSeries,
     by_year,
     releases_of,
 )
@@ -42,14 +46,13 @@ from schooldata.domain.catalogue import MEASURES, RESULT_TOPICS, Topic, codes_of
 from schooldata.domain.errors import InvalidParameter, LimitExceedsPlan, SchoolNotFound
 from schooldata.domain.links import Predecessor, predecessors
 from schooldata.domain.measure import Measure, MeasureStatus, missing
-from schooldata.domain.ofsted import InspectionRecord, inspection_history
+from schooldata.domain.ofsted import inspection_history
 from schooldata.domain.phase import Phase, parse_phase
 from schooldata.domain.releases import Release
 from schooldata.domain.results import (
     DESTINATIONS_COHORT_PERIOD,
     NO_KS2_BASELINE,
     MeasureRecord,
-    MeasureSeries,
     apply_publication_rules,
     build_series,
     preferred,
@@ -78,35 +81,6 @@ ALWAYS_SHOWN: dict[Topic, tuple[str, ...]] = {
     Topic.KS4: ("ks4_attainment8_average", "ks4_progress8_average"),
     Topic.KS2: ("ks2_rwm_expected_percent",),
 }
-
-
-@frozen(kw_only=True)
-class InspectionHistory:
-    school: School
-    inspections: tuple[InspectionRecord, ...]
-    predecessors: tuple[PredecessorInspections, ...] | None = None  # None: not asked
-
-
-@frozen(kw_only=True)
-class TopicSeries:
-    topic: Topic
-    periods: tuple[str, ...]
-    series: tuple[MeasureSeries, ...]
-    # The release of each year per dataset its figures come from, by year then dataset.
-    releases: tuple[Release, ...] = ()
-
-
-@frozen(kw_only=True)
-class PredecessorTopics:
-    predecessor: Predecessor
-    topics: tuple[TopicSeries, ...]
-
-
-@frozen(kw_only=True)
-class SchoolTopics:
-    school: School
-    topics: tuple[TopicSeries, ...]
-    predecessors: tuple[PredecessorTopics, ...] | None = None  # None: not asked
 
 
 @frozen(kw_only=True)

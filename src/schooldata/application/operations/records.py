@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from schooldata.application import lookup
 from schooldata.application.commercial import Profile
-from schooldata.application.lineage import HistoryRequest, prepare_history
+from schooldata.application.lineage import (
+    HistoryRequest,
+    InspectionHistory,
+    SchoolTopics,
+    prepare_history,
+)
 from schooldata.application.operations.arguments import Arguments
 from schooldata.application.operations.declaration import (
     Kind,
@@ -26,11 +31,9 @@ from schooldata.application.operations.uses import UseCases
 from schooldata.application.school_data import (
     RANKING_METRICS,
     Comparison,
-    InspectionHistory,
     Ranking,
     RankingRequest,
     SchoolData,
-    SchoolTopics,
 )
 from schooldata.domain.plans import Feature
 from schooldata.domain.urn import Urn

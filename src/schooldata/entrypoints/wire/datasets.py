@@ -14,9 +14,9 @@ import msgspec
 from msgspec import UNSET, Struct, UnsetType
 from msgspec import Meta as Constraint
 
-from schooldata.application.lineage import PredecessorInspections
-from schooldata.application.school_data import (
+from schooldata.application.lineage import (
     InspectionHistory,
+    PredecessorInspections,
     PredecessorTopics,
     SchoolTopics,
     TopicSeries,
