@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import cached_property
 
 from attrs import frozen
 
@@ -36,8 +37,9 @@ class DataVersion:
     made_at: dt.datetime
     datasets: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def id(self) -> str:
+        """Made once per version (every keyed answer names it)."""
         return version_id(self.sequence, self.made_at)
 
 
