@@ -138,10 +138,12 @@ class Driver:
     def nearby(self, params: Params) -> Answer:
         return self._checked("nearby", params)
 
-    def dataset(self, topic: str, urn: str) -> Answer:
+    def dataset(self, topic: str, urn: str, *, predecessors: bool = False) -> Answer:
+        """A school's `topic`; with `predecessors`, its predecessors' too (results and
+        inspections: `include_predecessors`)."""
         if topic not in DATASET_TOPICS:
             raise ValueError(f"no dataset topic {topic!r}")
-        return self._checked("dataset", topic, urn)
+        return self._checked("dataset", topic, urn, predecessors=predecessors)
 
     def compare(self, urns: Sequence[str | int]) -> Answer:
         """URNs as text, or as JSON numbers where the face carries JSON."""
@@ -157,6 +159,10 @@ class Driver:
 
     def freshness(self) -> Answer:
         return self._checked("freshness")
+
+    def changes(self, params: Params) -> Answer:
+        """What changed since a data version (`since`, and `until`, `kind`, the filters)."""
+        return self._checked("changes", params)
 
     def meta(self) -> Answer:
         return self._checked("meta")
@@ -231,7 +237,10 @@ class Driver:
     def _nearby(self, params: Params) -> Answer:
         raise NotImplementedError
 
-    def _dataset(self, topic: str, urn: str) -> Answer:
+    def _dataset(self, topic: str, urn: str, *, predecessors: bool = False) -> Answer:
+        raise NotImplementedError
+
+    def _changes(self, params: Params) -> Answer:
         raise NotImplementedError
 
     def _compare(self, urns: list[str | int]) -> Answer:

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from attrs import evolve
 from click.testing import CliRunner, Result
 
 from features.drivers import Answer, Driver, FaceCannot, Params
@@ -53,9 +54,15 @@ MESSAGES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     ),
     (re.compile(r"Unsupported parameter\(s\): (.+)\."), "unknown_parameter", ()),
     (re.compile(r"No such option '--([\w-]+)'"), "unknown_parameter", ()),
+    (
+        re.compile(r"Changes since (\S+) are no longer kept; the oldest version .* is (\S+)\."),
+        "since_expired",
+        ("since", "oldest"),
+    ),
 )
 EXIT_OF_CODE = {
     "not_found": 1,
+    "since_expired": 1,
     "service_unavailable": 3,
     "feature_not_in_plan": 4,
     "limit_exceeds_plan": 4,
@@ -127,8 +134,20 @@ class CliDriver(Driver):
         words = [] if postcode is None else [postcode]
         return self._run(["nearby", *words, *options(rest, OPTIONS)])
 
-    def _dataset(self, topic: str, urn: str) -> Answer:
-        return self._run([topic, urn])
+    def _dataset(self, topic: str, urn: str, *, predecessors: bool = False) -> Answer:
+        return self._run([topic, urn, *(["--include-predecessors"] if predecessors else [])])
+
+    def _changes(self, params: Params) -> Answer:
+        """`schooldata changes` prints {"data", "since", "until"}: the data is the body."""
+        answer = self._run(["changes", *options(params, {})])
+        if not answer.ok:
+            return answer
+        document = answer.body
+        return evolve(
+            answer,
+            body=document["data"],
+            meta={"since": document["since"], "until": document["until"]},
+        )
 
     def _compare(self, urns: list[str | int]) -> Answer:
         return self._run(["compare", *map(str, urns)])  # a command line is text

@@ -90,8 +90,14 @@ class DomainDriver(Driver):
     def _nearby(self, params: Params) -> Answer:
         return self._keyed("nearbySchools", dict(params))
 
-    def _dataset(self, topic: str, urn: str) -> Answer:
-        return self._keyed(TOPIC_OPERATIONS[topic], {"urn": urn})
+    def _dataset(self, topic: str, urn: str, *, predecessors: bool = False) -> Answer:
+        arguments: dict[str, Any] = {"urn": urn}
+        if predecessors:
+            arguments["include_predecessors"] = True
+        return self._keyed(TOPIC_OPERATIONS[topic], arguments)
+
+    def _changes(self, params: Params) -> Answer:
+        return self._keyed("listChanges", dict(params))
 
     def _compare(self, urns: list[str | int]) -> Answer:
         return self._keyed("compareSchools", {"urns": urns})

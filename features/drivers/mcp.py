@@ -91,8 +91,14 @@ class McpDriver(Driver):
     def _nearby(self, params: Params) -> Answer:
         return self._call("find_schools_near_location", arguments_of(params))
 
-    def _dataset(self, topic: str, urn: str) -> Answer:
-        return self._call(TOPIC_TOOLS[topic], {"urn": urn})
+    def _dataset(self, topic: str, urn: str, *, predecessors: bool = False) -> Answer:
+        arguments: dict[str, Any] = {"urn": urn}
+        if predecessors:
+            arguments["include_predecessors"] = True  # a JSON boolean, as a model sends it
+        return self._call(TOPIC_TOOLS[topic], arguments)
+
+    def _changes(self, params: Params) -> Answer:
+        raise FaceCannot("no MCP tool lists changes (the ten commercial tools are the contract)")
 
     def _compare(self, urns: list[str | int]) -> Answer:
         return self._call("compare_schools", {"urns": urns})

@@ -32,6 +32,7 @@ STATUS_OF_CODE = {
     "conflicting_credentials": 401,
     "feature_not_in_plan": 403,
     "not_found": 404,
+    "since_expired": 410,
     "rate_limit_exceeded": 429,
     "quota_exceeded": 429,
     "search_unavailable": 500,
@@ -66,8 +67,13 @@ class RestDriver(Driver):
     def _nearby(self, params: Params) -> Answer:
         return self._get(f"{API}/schools/nearby", params, self._headers())
 
-    def _dataset(self, topic: str, urn: str) -> Answer:
-        return self._get(f"{API}/schools/{quote(urn, safe='')}/{topic}", {}, self._headers())
+    def _dataset(self, topic: str, urn: str, *, predecessors: bool = False) -> Answer:
+        params = {"include_predecessors": "true"} if predecessors else {}
+        path = f"{API}/schools/{quote(urn, safe='')}/{topic}"
+        return self._get(path, params, self._headers())
+
+    def _changes(self, params: Params) -> Answer:
+        return self._get(f"{API}/changes", params, self._headers())
 
     def _compare(self, urns: list[str | int]) -> Answer:
         response = self.client.post(

@@ -16,14 +16,21 @@ from attrs import evolve
 from tests.support.dataset import build_store
 
 from schooldata.adapters.memory.store import InMemoryStore
+from schooldata.application.import_dataset import DatasetKind
 from schooldata.application.key_admin import IssuedKey
 from schooldata.application.service import Application, build_application
 from schooldata.bootstrap import TEST_SECRET, bootstrap_memory
+from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import DataUnavailable
+from schooldata.domain.links import Establishment, EstablishmentLink
 from schooldata.domain.metering import month_period
 from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.plans import DEFAULT_PLANS, PlanCatalogue
+from schooldata.domain.releases import ReleaseStatus
 from schooldata.domain.results import MeasureRecord
+from schooldata.domain.school import School
+from schooldata.domain.urn import Urn
+from schooldata.ports.imports import RejectLog
 
 BASE_URL = "http://testserver.local"
 # A Friday in November 2026, half-way through a second: after report cards began (2025-11-10)
@@ -99,6 +106,8 @@ class World:
         self._app: Application | None = None
         self._measures: list[MeasureRecord] = []
         self._inspections: list[InspectionRecord] = []
+        self._links: list[EstablishmentLink] = []
+        self.noted: str | None = None  # a data version a scenario noted
         self.outages: dict[str, list[Outage]] = {}
 
     # ------------------------------------------------------------------ the application
@@ -163,6 +172,64 @@ class World:
         with self.store.transaction() as tx:
             tx.replace_inspections(dataset=SCENARIO_DATASET, records=self._inspections)
 
+    # ------------------------------------------------------------------ imports (new versions)
+
+    def version(self) -> str:
+        """The current data version, as every commercial answer's meta names it."""
+        current = self.store.data_version()
+        assert current is not None, "the scenario dataset is always a data version"
+        return current.id
+
+    def import_register(self, change: Callable[[dict[Urn, School]], None]) -> None:
+        """The register imported again, as `change` leaves the schools served now: a school
+        it drops is listed closed (its facts kept), one it adds opens."""
+        served = {school.urn: school for school in self.store.iter_all()}
+        before = dict(served)
+        change(served)
+        log = RejectLog()
+        for urn in before.keys() - served.keys():
+            gone = before[urn]
+            log.listed_closed.add(urn)
+            log.listed[urn] = Establishment(
+                urn=urn, name=gone.name, status="Closed", opened=gone.open_date
+            )
+        self.app.import_dataset.execute(
+            kind=DatasetKind.SCHOOLS,
+            items=sorted(served.values(), key=lambda s: s.urn.value),
+            log=log,
+            record=_record("gias_establishments"),
+            allow_shrink=True,  # (one school of the scenario's 19 is more than 5%)
+        )
+
+    def import_links(self, links: Iterable[EstablishmentLink]) -> None:
+        self._links.extend(links)
+        self.app.import_dataset.execute(
+            kind=DatasetKind.LINKS,
+            items=list(self._links),
+            log=RejectLog(),
+            record=_record("gias_links"),
+        )
+
+    def publish_results(
+        self, dataset: str, period: str, status: ReleaseStatus, released: dt.date
+    ) -> None:
+        """A results file of `dataset` for `period` imported again with the same figures,
+        stating its release (and the publisher's date)."""
+        log = RejectLog()
+        log.releases[period] = status
+        figures = [
+            record
+            for school in self.store.iter_all()
+            for record in self.store.measures_for(urn=school.urn)
+            if record.dataset == dataset and record.period == period
+        ]
+        self.app.import_dataset.execute(
+            kind=DatasetKind.MEASURES,
+            items=figures,
+            log=log,
+            record=evolve(_record(dataset), extract_date=released),
+        )
+
     # ------------------------------------------------------------------ keys and usage
 
     def issue_key(self, plan: str, organisation: str | None = None) -> IssuedKey:
@@ -176,3 +243,18 @@ class World:
     def used(self, organisation: str) -> int:
         period = month_period(self.clock.peek())
         return self.app.ports.quota.used(organisation=organisation, period=period)
+
+
+def _record(name: str) -> DatasetRecord:
+    """A later import of one of the scenario dataset's datasets (synthetic, as it is)."""
+    return DatasetRecord(
+        name=name,
+        title=f"{name} (scenario)",
+        publisher="Department for Education",
+        licence="Open Government Licence v3.0",
+        attribution="Contains public sector information licensed under the OGL v3.0.",
+        url=None,
+        extract_date=None,
+        imported_at=START,
+        synthetic=True,
+    )

@@ -15,6 +15,12 @@ from typing import Any
 
 from attrs import evolve, frozen
 
+from schooldata.domain.versions import (
+    DEFAULT_RETENTION_DAYS,
+    MAX_RETENTION_DAYS,
+    MIN_RETENTION_DAYS,
+)
+
 ENV_PREFIX = "SCHOOLDATA_"
 LOG_FORMATS = ("json", "text")
 # Listening on every interface: a client on this machine reaches it on loopback.
@@ -56,6 +62,7 @@ class Settings:
     max_connections: int = 4096
     gias_base_url: str = GIAS_BASE_URL
     codepoint_url: str = CODEPOINT_URL
+    change_retention_days: int = DEFAULT_RETENTION_DAYS
 
     @property
     def demo_database_path(self) -> Path:
@@ -101,6 +108,7 @@ _FIELDS: dict[str, str] = {
     "max_connections": "int",
     "gias_base_url": "str",
     "codepoint_url": "str",
+    "change_retention_days": "int",
 }
 
 
@@ -185,6 +193,11 @@ def validate(settings: Settings) -> Settings:
         raise SettingsError(
             f"{ENV_PREFIX}MAX_CONNECTIONS must be {MIN_CONNECTIONS}-{MAX_CONNECTIONS}, "
             f"got {settings.max_connections}"
+        )
+    if not MIN_RETENTION_DAYS <= settings.change_retention_days <= MAX_RETENTION_DAYS:
+        raise SettingsError(
+            f"{ENV_PREFIX}CHANGE_RETENTION_DAYS must be {MIN_RETENTION_DAYS}-"
+            f"{MAX_RETENTION_DAYS}, got {settings.change_retention_days}"
         )
     for name in ("gias_base_url", "codepoint_url"):
         if not str(getattr(settings, name)).startswith(("http://", "https://")):

@@ -18,6 +18,10 @@ rules behind the entries:
   operation; page links (`meta.pagination.next`/`prev`, the `Link` header of paged lists);
   CSV (`text/csv`) beside JSON on the public search and the commercial lists, which answer
   406 to an `Accept` allowing neither.
+- Data through time (issue 54, DECISIONS "Data through time"): the changes operation;
+  `meta.data_version` on every commercial answer; `include_predecessors` on results and
+  inspections (REST and their MCP tools) and the `predecessors` it adds; each results key
+  stage's `releases`; a profile link's `status`, `opened` and `closed`.
 
 An entry matches a difference when its place matches `where` (`*` any text) and its aspect is
 `aspect`; `before`/`after`, when given, must equal the two values. The test fails on a
@@ -70,6 +74,9 @@ INSPECTION_ALL = sorted(
     ]
 )
 LINK = ["established", "link_type", "name", "urn"]
+LINK_FACTS = ["closed", "opened", "status"]  # (issue 54: the linked school as registered)
+HISTORY = ["historic_grade", "inspections", "latest_report_card", "note", "school"]
+HISTORY_PROPERTIES = sorted([*HISTORY, "predecessors"])  # (issue 54: include_predecessors)
 # The open record: the contract's table (what the hand-written schemas listed), then every
 # other publicly licensed field, `url`, and `synthetic` (sent only on the bundled demo's
 # records: true, so a client can tell an invented school from a real one).
@@ -85,6 +92,11 @@ META_DOCUMENT = [
     *["api_version", "commercial_launch", "description_version", "mcp_protocol_versions"],
     *["null_policy", "plans", "service", "source_policy", "sources"],
 ]
+
+# Issue 54: every commercial meta names its data version, last.
+META_REQUIRED = ["data_updated_at", "request_id", "sources"]
+LIST_META_REQUIRED = sorted([*META_REQUIRED, "pagination"])
+TOPIC_REQUIRED = ["latest_period", "measures", "periods"]
 
 # Issue 23: the paged lists (Link header, CSV, 406) and their statuses before.
 PAGED_LISTS = (
@@ -114,6 +126,90 @@ class Allowed:
 
 
 ALLOWED: tuple[Allowed, ...] = (
+    # ------------------------------------------------------------------ additive (issue 54)
+    Allowed(
+        "GET /api/v1/changes",
+        "operation",
+        "What changed since a data version (listChanges, feature `changes`); no MCP tool.",
+        before=False,
+        after=True,
+    ),
+    Allowed(
+        "*.meta",
+        "properties",
+        "meta.data_version: the data version every commercial answer was served from.",
+        before=[],
+        after=["data_version"],
+    ),
+    *(
+        Allowed(
+            "*.meta",
+            "required",
+            "meta.data_version is always sent (null until an import made a version).",
+            before=before,
+            after=sorted([*before, "data_version"]),
+        )
+        for before in (
+            META_REQUIRED,
+            LIST_META_REQUIRED,
+            sorted([*LIST_META_REQUIRED, "ranking"]),
+        )
+    ),
+    *(
+        Allowed(
+            f"GET /api/v1/schools/{{urn}}/{topic}",
+            "parameters",
+            "include_predecessors: the predecessors' records too (GIAS conversion links).",
+            before=["urn"],
+            after=["urn", "include_predecessors"],
+        )
+        for topic in ("results", "inspections")
+    ),
+    *(
+        Allowed(
+            f"{tool} input[*]",
+            "properties",
+            "MCP: the same optional include_predecessors argument.",
+            before=[],
+            after=["include_predecessors"],
+        )
+        for tool in ("get_school_results", "get_school_inspection_history")
+    ),
+    *(
+        Allowed(
+            where,
+            "properties",
+            "`predecessors`, sent only with include_predecessors=true.",
+            before=[],
+            after=["predecessors"],
+        )
+        for where in (
+            "GET /api/v1/schools/{urn}/results 200.data",
+            "get_school_results output|anyOf[0].data",
+            "get_school_inspection_history output|anyOf[0].data",
+        )
+    ),
+    Allowed(
+        "*results*.data.*",
+        "properties",
+        "A key stage's `releases` (each year's release status and date), and `cohort`.",
+        before=[],
+        after=["cohort", "releases"],
+    ),
+    Allowed(
+        "*results*.data.*",
+        "required",
+        "A key stage's `releases` is always sent.",
+        before=TOPIC_REQUIRED,
+        after=sorted([*TOPIC_REQUIRED, "releases"]),
+    ),
+    Allowed(
+        "get_school output|anyOf[0].data.links[]",
+        "properties",
+        "A link names the linked school's status and dates as registered (null: unknown).",
+        before=[],
+        after=LINK_FACTS,
+    ),
     # ------------------------------------------------------------------ additive (issue 23)
     Allowed(
         "POST /api/v1/schools/lookup",
@@ -172,7 +268,8 @@ ALLOWED: tuple[Allowed, ...] = (
         "*error.code",
         "enum",
         "The code enum lists every code the core can raise: too_many_parameters and "
-        "query_too_long (the REST query caps), search_unavailable, import_rejected.",
+        "query_too_long (the REST query caps), search_unavailable, import_rejected, "
+        "since_expired (issue 54's 410).",
         after=list(ERROR_CODES),
     ),
     Allowed(
@@ -235,15 +332,17 @@ ALLOWED: tuple[Allowed, ...] = (
     Allowed(
         "GET /api/v1/rankings 200.meta",
         "properties",
-        "OpenAPI: a ranking's meta carries `ranking` (MCP described it).",
+        "OpenAPI: a ranking's meta carries `ranking` (MCP described it), and (issue 54) "
+        "`data_version`.",
         before=[],
-        after=["ranking"],
+        after=["data_version", "ranking"],
     ),
     Allowed(
         "GET /api/v1/rankings 200.meta",
         "required",
-        "Always sent: required.",
-        after=["data_updated_at", "pagination", "ranking", "request_id", "sources"],
+        "Always sent: required (`ranking`, and issue 54's `data_version`).",
+        before=LIST_META_REQUIRED,
+        after=sorted([*LIST_META_REQUIRED, "data_version", "ranking"]),
     ),
     Allowed(
         "*.meta.ranking",
@@ -373,11 +472,12 @@ ALLOWED: tuple[Allowed, ...] = (
     Allowed(
         "GET /api/v1/schools/{urn} 200|oneOf[1].data.links[]",
         "properties",
-        "OpenAPI: a link was a bare object.",
+        "OpenAPI: a link was a bare object (and, issue 54, names the linked school's status "
+        "and dates).",
         before=[],
-        after=LINK,
+        after=sorted([*LINK, *LINK_FACTS]),
     ),
-    Allowed("*.data.links[]", "required", "Always sent.", after=LINK),
+    Allowed("*.data.links[]", "required", "Always sent.", after=sorted([*LINK, *LINK_FACTS])),
     Allowed(
         "get_school output|anyOf[0].data.links[].link_type",
         "type",
@@ -436,9 +536,10 @@ ALLOWED: tuple[Allowed, ...] = (
     Allowed(
         "GET /api/v1/schools/{urn}/inspections 200.data",
         "properties",
-        "OpenAPI: the inspection history was undescribed.",
+        "OpenAPI: the inspection history was undescribed (and, issue 54, `predecessors` is "
+        "sent with include_predecessors=true).",
         before=[],
-        after=["historic_grade", "inspections", "latest_report_card", "note", "school"],
+        after=HISTORY_PROPERTIES,
     ),
     Allowed(
         "*inspections 200.data",

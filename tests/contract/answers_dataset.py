@@ -1,6 +1,7 @@
 """The shared test dataset with every kind of record an answer can carry: inspections under
 each framework, links, measures of every topic (with trends, notes and each status) and
-several dataset records, so every branch of every output shape is rendered somewhere."""
+several dataset records and data versions, and the releases of results years (some known,
+some not), so every branch of every output shape is rendered somewhere."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import datetime as dt
 from tests.support.dataset import build_store
 
 from schooldata.adapters.memory.store import InMemoryStore
+from schooldata.domain.changes import ChangeKind, SchoolChange, Whereabouts
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.measure import Measure, missing, not_applicable, reported, suppressed
@@ -19,6 +21,8 @@ from schooldata.domain.ofsted import (
     ReportCardScale,
     UngradedInspection,
 )
+from schooldata.domain.phase import Phase
+from schooldata.domain.releases import Release, ReleaseStatus
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.urn import Urn
 
@@ -75,6 +79,11 @@ def _inspections() -> list[InspectionRecord]:
             ),
             "10000005",
         ),
+        InspectionRecord(
+            Urn(100019),
+            GradedInspection(dt.date(2018, 5, 2), None, "S5", 3, {}, True),
+            "10000006",
+        ),
     ]
 
 
@@ -92,6 +101,7 @@ def _measures() -> dict[str, list[MeasureRecord]]:
             _m(100001, "ks2_results", "2024/25", "ks2_rwm_higher_percent", suppressed("c")),
             _m(100004, "ks2_results", "2024/25", "ks2_rwm_expected_percent", reported(70.25)),
             _m(100006, "ks2_results", "2024/25", "ks2_rwm_expected_percent", reported(55)),
+            _m(100019, "ks2_results", "2023/24", "ks2_rwm_expected_percent", reported(48), 28),
         ],
         "ks4_results_extra": [
             _m(100002, "ks4_results_extra", "2023/24", "ks4_progress8_average", reported(0.31)),
@@ -135,6 +145,26 @@ def _dataset(name: str, *, url: str | None, extract: dt.date | None) -> DatasetR
     )
 
 
+CONVERTED = dt.date(2021, 9, 1)
+
+
+def _changes() -> list[SchoolChange]:
+    """What the rich dataset's second version says it changed (one of each kind)."""
+    camden = Whereabouts(la_code="202", la_name="Camden", phase=Phase.SECONDARY)
+    westminster = Whereabouts(la_code="213", la_name="Westminster", phase=Phase.PRIMARY)
+    return [
+        SchoolChange(urn=Urn(100001), kind=ChangeKind.INSPECTION_ADDED,
+                     inspection_date=dt.date(2025, 12, 1), where=westminster),
+        SchoolChange(urn=Urn(100001), kind=ChangeKind.RESULTS_ADDED, key_stage="ks2",
+                     year="2024/25", where=westminster),
+        SchoolChange(urn=Urn(100002), kind=ChangeKind.UPDATED,
+                     fields=("name", "ofsted_rating", "ofsted"), where=camden),
+        SchoolChange(urn=Urn(100006), kind=ChangeKind.LINKED, linked_urn=Urn(100019),
+                     link_type="Predecessor"),
+        SchoolChange(urn=Urn(100019), kind=ChangeKind.CLOSED, where=westminster),
+    ]  # fmt: skip
+
+
 def build_rich_store() -> InMemoryStore:
     store = build_store()
     with store.transaction() as tx:
@@ -145,6 +175,13 @@ def build_rich_store() -> InMemoryStore:
                     Urn(100002), Urn(100009), "Regent High School", "Successor", dt.date(2020, 9, 1)
                 ),
                 EstablishmentLink(Urn(100002), Urn(100046), None, "Merged - expansion", None),
+                # A conversion: the closed 100019's history is 100006's predecessors'.
+                EstablishmentLink(
+                    Urn(100006), Urn(100019), "Closed Example School", "Predecessor", CONVERTED
+                ),
+                EstablishmentLink(
+                    Urn(100019), Urn(100006), "Primrose Hill Primary School", "Successor", CONVERTED
+                ),
             ]
         )
         for dataset, records in _measures().items():
@@ -153,4 +190,22 @@ def build_rich_store() -> InMemoryStore:
             record=_dataset("ofsted_report_card", url="https://example.org/ofsted", extract=None)
         )
         tx.record_dataset(record=_dataset("ks2_results", url=None, extract=dt.date(2026, 9, 30)))
+        tx.set_releases(
+            dataset="ks2_results",
+            releases=[
+                Release(
+                    dataset="ks2_results",
+                    period="2024/25",
+                    status=ReleaseStatus.REVISED,
+                    released=dt.date(2026, 9, 30),
+                ),
+                Release(dataset="ks2_results", period="2023/24", status=ReleaseStatus.FINAL),
+            ],
+        )
+        tx.record_version(
+            made_at=STAMP,
+            datasets=("ofsted_report_card", "ks2_results", "gias_links"),
+            changes=_changes(),
+            retain_since=STAMP - dt.timedelta(days=400),
+        )
     return store

@@ -1,6 +1,7 @@
 """Every tool's summary of every answer of the contract calls is the text it was before the
 summaries read the answer's Struct instead of its plain JSON (`baseline/mcp_summaries.json`,
-captured from the summaries that read plain JSON, on the rich dataset)."""
+captured from the summaries that read plain JSON, on the rich dataset). Issue 54 added the
+two `include_predecessors` cases, whose summaries name each predecessor; no other changed."""
 
 from __future__ import annotations
 

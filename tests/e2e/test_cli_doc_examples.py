@@ -50,6 +50,10 @@ NOT_RUN = {
     "serve": "runs until stopped",
     "import postcodes codepo_gb/Data/CSV/": "needs the publisher's download",
     "keys revoke svc_live_AbC1": "a placeholder for a prefix `keys list` shows",
+    "changes --since 20261207T060000Z-000041": "a placeholder for a version an answer's "
+    "meta.data_version gives",
+    "changes --since 20261207T060000Z-000041 --kind closed --all -f csv": "a placeholder for "
+    "a version an answer's meta.data_version gives",
     "refresh": "downloads from the publishers (tests/integration/test_refresh.py serves them)",
     "refresh --only gias,links --dry-run": "asks the publishers",
     "--format json refresh --only postcodes": "downloads from the publisher",

@@ -401,6 +401,7 @@ def _app(
         measures=store,
         inspections=store,
         store=store,
+        changes=store,
         keys=keys or InMemoryKeyStore(),
         rate=rate or InMemoryRateLimiter(),
         quota=quota or InMemoryQuotaCounter(),

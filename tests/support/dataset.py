@@ -265,13 +265,21 @@ def _measures() -> list[MeasureRecord]:
 
 
 def build_store(now: dt.datetime | None = None) -> InMemoryStore:
-    """The fixture dataset imported the way real data is: one transaction, then rescored."""
+    """The fixture dataset imported the way real data is: one transaction, then rescored,
+    as the first data version (what the register lists of every school kept beside it)."""
     from schooldata.application.rescore import compute_scores
+    from schooldata.domain.links import Establishment
 
     stamp = now or dt.datetime(2026, 11, 1, 9, 0, tzinfo=dt.UTC)
     store = InMemoryStore()
     with store.transaction() as tx:
         tx.replace_schools(schools=SCHOOLS)
+        tx.replace_establishments(
+            establishments=[
+                Establishment(urn=s.urn, name=s.name, status=s.status, opened=s.open_date)
+                for s in SCHOOLS
+            ]
+        )
         tx.replace_postcodes(postcodes=POSTCODES.items(), source="codepoint_open")
         tx.replace_measures(dataset="ks4_results", records=_measures())
         tx.set_scores(
@@ -292,5 +300,11 @@ def build_store(now: dt.datetime | None = None) -> InMemoryStore:
                 row_count=len(SCHOOLS),
                 synthetic=True,
             )
+        )
+        tx.record_version(
+            made_at=stamp,
+            datasets=("gias_establishments",),
+            changes=(),
+            retain_since=stamp - dt.timedelta(days=400),
         )
     return store

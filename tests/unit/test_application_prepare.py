@@ -77,7 +77,9 @@ def commercial(store: InMemoryStore, postcodes: CountingPostcodes) -> Operations
 
 @pytest.fixture
 def school_data(store: InMemoryStore) -> Operations:
-    return Operations(school_data=SchoolData(schools=store, measures=store, inspections=store))
+    return Operations(
+        school_data=SchoolData(schools=store, measures=store, inspections=store, links=store)
+    )
 
 
 # ---------------------------------------------------------------------------- lists

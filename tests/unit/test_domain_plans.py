@@ -26,7 +26,13 @@ DEVELOPER_FEATURES = {
     "inspections",
     "local_authorities",
 }
-PROFESSIONAL_FEATURES = DEVELOPER_FEATURES | {"results", "admissions", "compare", "rankings"}
+PROFESSIONAL_FEATURES = DEVELOPER_FEATURES | {
+    "results",
+    "admissions",
+    "compare",
+    "rankings",
+    "changes",
+}
 ENTERPRISE_FEATURES = PROFESSIONAL_FEATURES | {"finance"}
 
 CATALOGUE = PlanCatalogue()

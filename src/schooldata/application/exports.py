@@ -26,12 +26,14 @@ from typing import TypeVar
 
 from attrs import frozen
 
+from schooldata.application.lineage import by_year
 from schooldata.application.school_data import topic_series
 from schooldata.domain.catalogue import RESULT_TOPICS, Topic
 from schooldata.domain.errors import InvalidParameter
 from schooldata.domain.measure import Measure
 from schooldata.domain.ofsted import InspectionRecord, inspection_history
 from schooldata.domain.phase import Phase, parse_phase
+from schooldata.domain.releases import Release as DatasetRelease
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.search import SchoolQuery, matches_filters
@@ -82,13 +84,19 @@ class Release:
 
 
 UNKNOWN_RELEASE = Release()
+Releases = dict[tuple[str, str], DatasetRelease]
 
 
-def release_of(record: MeasureRecord | None) -> Release:
-    """The release of the stored record behind a results figure (None: nothing was published
-    for that year). The stored measures do not carry a release yet: every figure's is
-    unknown until they do, and this is the one place that reads it."""
-    return UNKNOWN_RELEASE
+def release_of(record: MeasureRecord | None, releases: Releases) -> Release:
+    """The release of the stored record behind a results figure, from its dataset's release of
+    that year (None: nothing was published for that year, or the file did not say)."""
+    if record is None:
+        return UNKNOWN_RELEASE
+    found = releases.get((record.dataset, record.period))
+    if found is None:
+        return UNKNOWN_RELEASE
+    status = None if found.status is None else found.status.value
+    return Release(status=status, released_on=found.released)
 
 
 @frozen(kw_only=True)
@@ -163,6 +171,7 @@ class Exports:
     def _measure_rows(
         self, schools: Iterable[School], topics: tuple[Topic, ...]
     ) -> Iterator[MeasureRow]:
+        releases = by_year(self._measures.releases())
         for school, records in _merged(schools, self._measures.iter_measures()):
             for topic in topic_series(records, topics):
                 for series in topic.series:
@@ -174,7 +183,7 @@ class Exports:
                             code=series.code,
                             measure=point.measure,
                             cohort=point.cohort,
-                            release=release_of(point.record),
+                            release=release_of(point.record, releases),
                         )
 
     def _inspection_rows(self, schools: Iterable[School]) -> Iterator[InspectionRow]:

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
+from attrs import frozen
 
+from schooldata.application.history import ChangeWatch, datasets_of
 from schooldata.application.rescore import compute_scores
 from schooldata.domain.dataset import DatasetRecord, ImportReport, SourceCheck
 from schooldata.domain.errors import ImportRejected
+from schooldata.domain.links import Establishment
 from schooldata.domain.ofsted import InspectionRecord, latest_graded_outcomes
+from schooldata.domain.releases import Release
+from schooldata.domain.school import School
 from schooldata.domain.scoring import HEADLINE_MEASURE
 from schooldata.domain.shrink import Shrink, count_shrink, register_shrink
 from schooldata.domain.urn import Urn
+from schooldata.domain.versions import DEFAULT_RETENTION_DAYS, next_made_at, retained_since
 from schooldata.ports.clock import Clock
 from schooldata.ports.imports import DataStore, DataTransaction, RejectLog
 
@@ -54,6 +60,23 @@ def _replace_inspection_years(
     return len(new), tx.replace_inspections(dataset=dataset, records=[*kept, *new])
 
 
+def _listing(schools: Iterable[School], listed: dict[Urn, Establishment]) -> Iterator[School]:
+    """The schools as they pass, noting what the register says of each (a parser's own
+    `RejectLog.listed`, with closing dates, is preferred where it has one)."""
+    for school in schools:
+        listed[school.urn] = Establishment(
+            urn=school.urn, name=school.name, status=school.status, opened=school.open_date
+        )
+        yield school
+
+
+def _periods(records: Iterable[Any], periods: set[str]) -> Iterator[Any]:
+    """The records as they pass, noting the periods they hold."""
+    for record in records:
+        periods.add(record.period)
+        yield record
+
+
 class DatasetKind(enum.Enum):
     SCHOOLS = "schools"
     POSTCODES = "postcodes"
@@ -66,6 +89,19 @@ class DatasetKind(enum.Enum):
 ONE_RECORD_PER_ROW = frozenset({DatasetKind.SCHOOLS, DatasetKind.LINKS, DatasetKind.POSTCODES})
 # Kinds that replace what is served whole, so that a shorter file serves less (domain.shrink).
 GUARDED_KINDS = {DatasetKind.LINKS: "links", DatasetKind.POSTCODES: "postcodes"}
+
+
+@frozen(kw_only=True)
+class ImportJob:
+    """One file's import: what `ImportDataset.execute` takes, for `execute_together`."""
+
+    kind: DatasetKind
+    items: Iterable[Any]
+    log: RejectLog
+    record: DatasetRecord
+    max_reject_ratio: float = MAX_REJECT_RATIO
+    allow_shrink: bool = False
+    source: SourceCheck | None = None
 
 
 class ImportDataset:
@@ -97,11 +133,25 @@ class ImportDataset:
     - The import time is the store's record of when this data arrived (`data_updated_at`).
     - Where the file came from is recorded with it: `source` (what refresh fetched) becomes
       the dataset's source, checked and changed at the import time; an import without one
-      (a file given by hand) forgets any earlier source, which no longer describes the data."""
+      (a file given by hand) forgets any earlier source, which no longer describes the data.
+    - Each import makes a data version (domain.versions) in its own transaction, recording
+      what it changed school by school (domain.changes): an import that fails records
+      nothing and leaves the version as it was. The first version of a database, and the
+      first after real data replaced the bundled demo (the demo's history goes with it),
+      record no changes: no version comes before them. Versions made more than
+      `retention_days` ago are forgotten with their changes.
+    - A results file's years each get its release (provisional, revised or final, as the
+      file says; the publisher's release date is the file's extract date), replacing the
+      release those years had.
+    - A register file's every establishment, served or not, is kept with its name, status
+      and dates: the facts a link shows of the school it leads to."""
 
-    def __init__(self, *, store: DataStore, clock: Clock) -> None:
+    def __init__(
+        self, *, store: DataStore, clock: Clock, retention_days: int = DEFAULT_RETENTION_DAYS
+    ) -> None:
         self._store = store
         self._clock = clock
+        self._retention_days = retention_days
 
     def execute(
         self,
@@ -114,27 +164,67 @@ class ImportDataset:
         allow_shrink: bool = False,
         source: SourceCheck | None = None,
     ) -> ImportReport:
+        job = ImportJob(
+            kind=kind,
+            items=items,
+            log=log,
+            record=record,
+            max_reject_ratio=max_reject_ratio,
+            allow_shrink=allow_shrink,
+            source=source,
+        )
+        return self.execute_together([job])[0]
+
+    def execute_together(self, jobs: Sequence[ImportJob]) -> list[ImportReport]:
+        """Several imports in one transaction and one data version (the bundled demo): all
+        of them or none."""
+        if not jobs:
+            raise ValueError("nothing to import")
+        reports: list[ImportReport] = []
         with self._store.transaction() as tx:
-            removed = self._separate_from_demo(tx, kind, record)
-            served = None if allow_shrink else self._served_before(tx, kind, record)
-            stored, held_rows = self._write(tx, kind, items, record)
-            self._enforce_reject_policy(log, max_reject_ratio, record.name)
-            self._refuse_empty(log, stored, record.name)
-            if served is not None:
-                self._refuse_shrink(tx, kind, served, stored, log, record.name)
-            if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS) or removed:
-                self._apply_historic_grades(tx)
-            if kind in (DatasetKind.SCHOOLS, DatasetKind.MEASURES):
-                self._rescore(tx)
-            if kind is DatasetKind.MEASURES:
-                held = tx.measure_periods(dataset=record.name)
-                record = attrs.evolve(record, period=", ".join(held) or record.period)
-                held_rows = sum(held.values())
-            now = self._clock.now()
-            tx.record_dataset(record=attrs.evolve(record, imported_at=now, row_count=held_rows))
-            if source is not None:
-                source = attrs.evolve(source, dataset=record.name, checked_at=now, changed_at=now)
-            tx.set_source(dataset=record.name, check=source)
+            previous = tx.last_version()
+            watch = None if previous is None else ChangeWatch(tx)
+            restart, names = False, []
+            for job in jobs:
+                removed = self._separate_from_demo(tx, job.kind, job.record)
+                if removed:
+                    watch, restart = None, True  # the demo's history goes with the demo
+                elif watch is not None:
+                    watch.before(job.kind.value, job.record.name)
+                now = self._clock.now()  # (the import time: `data_updated_at`)
+                reports.append(self._import(tx, job, removed, now))
+                names += [*removed, reports[-1].dataset]
+            tx.record_version(
+                made_at=next_made_at(now, previous),
+                datasets=datasets_of(names),
+                changes=() if watch is None else watch.changes(),
+                retain_since=retained_since(now, self._retention_days),
+                restart=restart,
+            )
+        return reports
+
+    def _import(
+        self, tx: DataTransaction, job: ImportJob, removed: tuple[str, ...], now: dt.datetime
+    ) -> ImportReport:
+        kind, log, record, source = job.kind, job.log, job.record, job.source
+        served = None if job.allow_shrink else self._served_before(tx, kind, record)
+        stored, held_rows = self._write(tx, kind, job.items, record, log)
+        self._enforce_reject_policy(log, job.max_reject_ratio, record.name)
+        self._refuse_empty(log, stored, record.name)
+        if served is not None:
+            self._refuse_shrink(tx, kind, served, stored, log, record.name)
+        if kind in (DatasetKind.SCHOOLS, DatasetKind.INSPECTIONS) or removed:
+            self._apply_historic_grades(tx)
+        if kind in (DatasetKind.SCHOOLS, DatasetKind.MEASURES):
+            self._rescore(tx)
+        if kind is DatasetKind.MEASURES:
+            held = tx.measure_periods(dataset=record.name)
+            record = attrs.evolve(record, period=", ".join(held) or record.period)
+            held_rows = sum(held.values())
+        tx.record_dataset(record=attrs.evolve(record, imported_at=now, row_count=held_rows))
+        if source is not None:
+            source = attrs.evolve(source, dataset=record.name, checked_at=now, changed_at=now)
+        tx.set_source(dataset=record.name, check=source)
         given = log.rows_read - log.skipped - len(log.rejects)
         if kind in ONE_RECORD_PER_ROW:
             imported, skipped = stored, log.skipped + max(0, given - stored)
@@ -174,6 +264,7 @@ class ImportDataset:
         # While the demo is loaded the register and its links are the demo's (a real import
         # would have removed it): they go with it.
         tx.replace_schools(schools=())
+        tx.replace_establishments(establishments=())
         tx.replace_links(links=())
         return tuple(demo)
 
@@ -213,11 +304,17 @@ class ImportDataset:
 
     @staticmethod
     def _write(
-        tx: DataTransaction, kind: DatasetKind, items: Iterable[Any], record: DatasetRecord
+        tx: DataTransaction,
+        kind: DatasetKind,
+        items: Iterable[Any],
+        record: DatasetRecord,
+        log: RejectLog,
     ) -> tuple[int, int]:
         """(rows this file gave, rows the dataset holds after it)."""
         if kind is DatasetKind.SCHOOLS:
-            stored = tx.replace_schools(schools=items)
+            listed: dict[Urn, Establishment] = {}
+            stored = tx.replace_schools(schools=_listing(items, listed))
+            tx.replace_establishments(establishments={**listed, **log.listed}.values())
         elif kind is DatasetKind.POSTCODES:
             stored = tx.replace_postcodes(postcodes=items, source=record.name)
         elif kind is DatasetKind.LINKS:
@@ -227,7 +324,20 @@ class ImportDataset:
         elif kind is DatasetKind.INSPECTIONS:
             stored = tx.replace_inspections(dataset=record.name, records=items)
         else:
-            stored = tx.replace_measures(dataset=record.name, records=items)
+            periods: set[str] = set()
+            stored = tx.replace_measures(dataset=record.name, records=_periods(items, periods))
+            tx.set_releases(
+                dataset=record.name,
+                releases=[
+                    Release(
+                        dataset=record.name,
+                        period=period,
+                        status=log.releases.get(period),
+                        released=record.extract_date,
+                    )
+                    for period in sorted(periods)
+                ],
+            )
         return stored, stored
 
     @staticmethod

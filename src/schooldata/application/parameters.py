@@ -97,6 +97,19 @@ def number(
     return float(value)
 
 
+_TRUTH = {"true": True, "false": False}
+
+
+def boolean(params: Params, name: str) -> bool:
+    """true or false: a JSON boolean, or the text `true` / `false` in any case."""
+    value = params.get(name)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUTH:
+        return _TRUTH[value.strip().lower()]
+    raise InvalidParameter(name, f"{name} must be true or false.")
+
+
 def choice(params: Params, name: str, options: Collection[str]) -> str | None:
     value = text(params, name)
     if value is None:

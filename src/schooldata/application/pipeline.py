@@ -9,8 +9,8 @@ tier -> authenticate -> entitle -> validate -> meter -> run -> envelope.
 - Validation: unknown parameters (unless the face ignores them), then the use case's rules.
 - Metering (DECISIONS): REST meters a request that passed the rate limit even when its
   arguments are refused; MCP meters only a call whose arguments validated (`Face`).
-- Run, then the envelope's sources for keyed answers; every outcome says whether the data
-  served is invented (the bundled demo).
+- Run, then the envelope's sources and their data version for keyed answers; every outcome
+  says whether the data served is invented (the bundled demo).
 
 Every refusal is a `Refused` carrying the domain error, the tier whose error shape it takes,
 and the meter reading for the six headers. With `wait=False` a call that would wait on a
@@ -35,6 +35,7 @@ from schooldata.domain.errors import DataUnavailable, DomainError, UnknownParame
 from schooldata.domain.keys import AuthenticationFailed, MissingApiKey
 from schooldata.domain.metering import LimitReached, MeterReading
 from schooldata.domain.plans import Plan
+from schooldata.domain.versions import DataVersion
 from schooldata.ports.datasets import DatasetRegistry
 from schooldata.ports.keys import WouldBlock
 from schooldata.ports.observer import CallObserver, NoObserver
@@ -90,6 +91,7 @@ class Outcome:
     plan: Plan | None = None
     reading: MeterReading | None = None
     sources: tuple[DatasetRecord, ...] = ()
+    version: DataVersion | None = None  # the data version the sources belong to (keyed)
     synthetic: bool = False  # served from invented data (the bundled demo)
 
     @property
@@ -272,6 +274,7 @@ class Pipeline:
         try:
             result = self._run(operation, request)
             sources = tuple(self._datasets.current())
+            version = self._datasets.data_version()
         except DomainError as error:
             raise Refused(error, keyed=True, reading=reading, caller=known) from None
         return Outcome(
@@ -282,6 +285,7 @@ class Pipeline:
             plan=plan,
             reading=reading,
             sources=sources,
+            version=version,
             synthetic=self._synthetic(sources),
         )
 

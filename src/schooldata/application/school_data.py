@@ -6,7 +6,13 @@ Rules:
   safeguarding are their own fields, never mapped onto 1-4.
 - Results: per key stage, each measure's latest period and its trend, each value with its own
   status. Progress 8 for 2024/25 (and 2025/26) is null with reason `no_ks2_baseline`, never an
-  older value shown as current. 16-18 destinations are the 2022/23 institution cohort.
+  older value shown as current. 16-18 destinations are the 2022/23 institution cohort. Each
+  year says its release (provisional, revised, final; null where the file did not say) per
+  dataset its figures come from.
+- History across conversions (`include_predecessors`): results and inspections of the
+  school's predecessors through GIAS conversion and amalgamation links (domain.links),
+  each predecessor apart, naming its URN and the link that led there; without it the
+  answer is the school's own, as ever.
 - Compare: 2..plan maximum distinct URNs (six-digit strings, or the integers they spell); a
   malformed one -> invalid_urn naming `urns`; an unknown URN -> not found naming it.
 - Rankings: a documented metric, a required phase, optional local authority; schools whose
@@ -25,17 +31,28 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
+from schooldata.application.lineage import (
+    HistoryRequest,
+    InspectionHistory,
+    PredecessorInspections,
+    PredecessorTopics,
+    SchoolTopics,
+    TopicSeries,
+    by_year,
+    releases_of,
+)
 from schooldata.application.operations.arguments import Arguments
 from schooldata.domain.catalogue import MEASURES, RESULT_TOPICS, Topic, codes_of, spec_of
 from schooldata.domain.errors import InvalidParameter, LimitExceedsPlan, SchoolNotFound
+from schooldata.domain.links import Predecessor, predecessors
 from schooldata.domain.measure import Measure, MeasureStatus, missing
-from schooldata.domain.ofsted import InspectionRecord, inspection_history
+from schooldata.domain.ofsted import inspection_history
 from schooldata.domain.phase import Phase, parse_phase
+from schooldata.domain.releases import Release
 from schooldata.domain.results import (
     DESTINATIONS_COHORT_PERIOD,
     NO_KS2_BASELINE,
     MeasureRecord,
-    MeasureSeries,
     apply_publication_rules,
     build_series,
     preferred,
@@ -45,7 +62,7 @@ from schooldata.domain.scoring import HEADLINE_MEASURE
 from schooldata.domain.search import SchoolQuery
 from schooldata.domain.text import normalise
 from schooldata.domain.urn import Urn
-from schooldata.ports.schools import InspectionReader, MeasureReader, SchoolReader
+from schooldata.ports.schools import InspectionReader, LinkReader, MeasureReader, SchoolReader
 
 RANKING_METRICS: tuple[str, ...] = (
     "svc_score",
@@ -64,25 +81,6 @@ ALWAYS_SHOWN: dict[Topic, tuple[str, ...]] = {
     Topic.KS4: ("ks4_attainment8_average", "ks4_progress8_average"),
     Topic.KS2: ("ks2_rwm_expected_percent",),
 }
-
-
-@frozen(kw_only=True)
-class InspectionHistory:
-    school: School
-    inspections: tuple[InspectionRecord, ...]
-
-
-@frozen(kw_only=True)
-class TopicSeries:
-    topic: Topic
-    periods: tuple[str, ...]
-    series: tuple[MeasureSeries, ...]
-
-
-@frozen(kw_only=True)
-class SchoolTopics:
-    school: School
-    topics: tuple[TopicSeries, ...]
 
 
 @frozen(kw_only=True)
@@ -125,11 +123,17 @@ class Ranking:
 
 class SchoolData:
     def __init__(
-        self, *, schools: SchoolReader, measures: MeasureReader, inspections: InspectionReader
+        self,
+        *,
+        schools: SchoolReader,
+        measures: MeasureReader,
+        inspections: InspectionReader,
+        links: LinkReader,
     ) -> None:
         self._schools = schools
         self._measures = measures
         self._inspections = inspections
+        self._links = links
 
     def _school(self, raw_urn: object) -> School:
         urn = Urn.parse(raw_urn)
@@ -138,24 +142,62 @@ class SchoolData:
             raise SchoolNotFound(urn)
         return school
 
-    def inspections(self, raw_urn: object) -> InspectionHistory:
+    def inspections(
+        self, raw_urn: object, *, include_predecessors: bool = False
+    ) -> InspectionHistory:
         school = self._school(raw_urn)
         records = inspection_history(self._inspections.inspections_for(urn=school.urn))
-        return InspectionHistory(school=school, inspections=tuple(records))
+        found = None
+        if include_predecessors:
+            found = tuple(
+                PredecessorInspections(
+                    predecessor=p,
+                    inspections=tuple(
+                        inspection_history(self._inspections.inspections_for(urn=p.urn))
+                    ),
+                )
+                for p in self._predecessors(school.urn)
+            )
+        return InspectionHistory(school=school, inspections=tuple(records), predecessors=found)
 
-    def results(self, raw_urn: object) -> SchoolTopics:
-        return self._topics(raw_urn, RESULT_TOPICS)
+    def history(self, request: HistoryRequest) -> InspectionHistory:
+        return self.inspections(request.urn, include_predecessors=request.include_predecessors)
+
+    def results(self, raw_urn: object, *, include_predecessors: bool = False) -> SchoolTopics:
+        school = self._school(raw_urn)
+        releases = by_year(self._measures.releases())
+        topics = self._topics(school.urn, RESULT_TOPICS, releases)
+        found = None
+        if include_predecessors:
+            found = tuple(
+                PredecessorTopics(
+                    predecessor=p, topics=self._topics(p.urn, RESULT_TOPICS, releases)
+                )
+                for p in self._predecessors(school.urn)
+            )
+        return SchoolTopics(school=school, topics=topics, predecessors=found)
+
+    def results_of(self, request: HistoryRequest) -> SchoolTopics:
+        return self.results(request.urn, include_predecessors=request.include_predecessors)
 
     def admissions(self, raw_urn: object) -> SchoolTopics:
-        return self._topics(raw_urn, (Topic.ADMISSIONS,))
+        school = self._school(raw_urn)
+        return SchoolTopics(school=school, topics=self._topics(school.urn, (Topic.ADMISSIONS,)))
 
     def finance(self, raw_urn: object) -> SchoolTopics:
-        return self._topics(raw_urn, (Topic.FINANCE,))
-
-    def _topics(self, raw_urn: object, topics: Sequence[Topic]) -> SchoolTopics:
         school = self._school(raw_urn)
-        records = self._measures.measures_for(urn=school.urn)
-        return SchoolTopics(school=school, topics=topic_series(records, topics))
+        return SchoolTopics(school=school, topics=self._topics(school.urn, (Topic.FINANCE,)))
+
+    def _predecessors(self, urn: Urn) -> list[Predecessor]:
+        return predecessors(urn, lambda at: self._links.links_for(urn=at))
+
+    def _topics(
+        self,
+        urn: Urn,
+        topics: Sequence[Topic],
+        releases: dict[tuple[str, str], Release] | None = None,
+    ) -> tuple[TopicSeries, ...]:
+        return topic_series(self._measures.measures_for(urn=urn), topics, releases)
 
     @staticmethod
     def prepare_compare(args: Arguments) -> tuple[Urn, ...]:
@@ -333,10 +375,13 @@ class SchoolData:
 
 
 def topic_series(
-    records: Sequence[MeasureRecord], topics: Sequence[Topic]
+    records: Sequence[MeasureRecord],
+    topics: Sequence[Topic],
+    releases: dict[tuple[str, str], Release] | None = None,
 ) -> tuple[TopicSeries, ...]:
     """One school's records as each topic's periods and series (each measure's latest value
-    and trend): what its results, admissions or finance answer holds, and its export."""
+    and trend) and, given the datasets' `releases`, each year's release: what its results,
+    admissions or finance answer holds, and its export."""
     out = []
     for topic in topics:
         wanted = set(codes_of(topic))
@@ -349,6 +394,7 @@ def topic_series(
                 series=tuple(build_series(chosen, periods, ALWAYS_SHOWN.get(topic, ())))
                 if periods
                 else (),
+                releases=() if releases is None else releases_of(chosen, releases),
             )
         )
     return tuple(out)

@@ -8,6 +8,7 @@ from attrs import define, frozen
 
 from schooldata.application.about import About
 from schooldata.application.access import Authenticate, Meter
+from schooldata.application.changes import ListChanges
 from schooldata.application.commercial import CommercialSchools
 from schooldata.application.exports import Exports
 from schooldata.application.get_school import GetSchool
@@ -19,6 +20,8 @@ from schooldata.application.reuse import AnswerReuse
 from schooldata.application.school_data import SchoolData
 from schooldata.application.search_schools import SearchSchools
 from schooldata.domain.plans import PlanCatalogue
+from schooldata.domain.versions import DEFAULT_RETENTION_DAYS
+from schooldata.ports.changes import ChangeLog
 from schooldata.ports.clock import Clock, IdSource
 from schooldata.ports.datasets import DatasetRegistry
 from schooldata.ports.imports import DataStore
@@ -38,6 +41,7 @@ class Ports:
     measures: MeasureReader
     inspections: InspectionReader
     store: DataStore
+    changes: ChangeLog
     keys: KeyStore
     rate: RateLimiter
     quota: QuotaCounter
@@ -57,6 +61,7 @@ class Application:
     school_data: SchoolData
     exports: Exports
     about: About
+    changes: ListChanges
     authenticate: Authenticate
     meter: Meter
     keys: KeyAdmin
@@ -75,17 +80,23 @@ def build_application(
     key_secret: bytes,
     nonblocking: Callable[[], frozenset[Port]] = frozenset,
     reuse_bytes: int = 0,
+    retention_days: int = DEFAULT_RETENTION_DAYS,
 ) -> Application:
     """`nonblocking()`: the ports whose adapters answer from memory now (the composition root
-    knows), so operations reading only those may run on an event loop."""
+    knows), so operations reading only those may run on an event loop. `retention_days`: how
+    long data versions and their changes are kept."""
     search_schools = SearchSchools(schools=ports.schools, postcodes=ports.postcodes)
     get_school = GetSchool(schools=ports.schools)
     commercial = CommercialSchools(
         schools=ports.schools, postcodes=ports.postcodes, links=ports.links
     )
     school_data = SchoolData(
-        schools=ports.schools, measures=ports.measures, inspections=ports.inspections
+        schools=ports.schools,
+        measures=ports.measures,
+        inspections=ports.inspections,
+        links=ports.links,
     )
+    changes = ListChanges(log=ports.changes, clock=ports.clock, retention_days=retention_days)
     about = About(
         datasets=ports.datasets,
         plans=plans,
@@ -93,7 +104,7 @@ def build_application(
     )
     authenticate = Authenticate(keys=ports.keys, plans=plans, secret=key_secret)
     meter = Meter(rate=ports.rate, quota=ports.quota, clock=ports.clock)
-    uses = _UseCases(search_schools, get_school, commercial, school_data, about)
+    uses = _UseCases(search_schools, get_school, commercial, school_data, about, changes)
     return Application(
         ports=ports,
         plans=plans,
@@ -105,12 +116,15 @@ def build_application(
             schools=ports.schools, measures=ports.measures, inspections=ports.inspections
         ),
         about=about,
+        changes=changes,
         authenticate=authenticate,
         meter=meter,
         keys=KeyAdmin(
             keys=ports.keys, plans=plans, secret=key_secret, clock=ports.clock, ids=ports.ids
         ),
-        import_dataset=ImportDataset(store=ports.store, clock=ports.clock),
+        import_dataset=ImportDataset(
+            store=ports.store, clock=ports.clock, retention_days=retention_days
+        ),
         pipeline=Pipeline(
             uses=uses,
             authenticate=authenticate,
@@ -131,3 +145,4 @@ class _UseCases:
     commercial: CommercialSchools
     school_data: SchoolData
     about: About
+    changes: ListChanges

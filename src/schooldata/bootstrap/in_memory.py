@@ -38,6 +38,7 @@ def bootstrap_memory(
         measures=data,
         inspections=data,
         store=data,
+        changes=data,
         keys=InMemoryKeyStore(),
         rate=InMemoryRateLimiter(),
         quota=InMemoryQuotaCounter(),

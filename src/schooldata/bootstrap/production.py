@@ -95,6 +95,7 @@ def _prepare(
 
         ensure_demo(
             app,
+            registry=store,
             lock_path=settings.home / "demo.lock",
             notify=notify,
             where=settings.demo_database_path,
@@ -142,6 +143,7 @@ def _wire(
         measures=store,
         inspections=store,
         store=store,
+        changes=store,
         keys=SqlKeyStore(store.engine),
         rate=_rate_limiter(settings),
         quota=SqlQuotaCounter(store.engine),
@@ -154,6 +156,7 @@ def _wire(
         key_secret=secret,
         nonblocking=lambda: SNAPSHOT_PORTS if snapshot.ready else frozenset(),
         reuse_bytes=settings.replay_mb * 1024 * 1024,
+        retention_days=settings.change_retention_days,
     )
     return app, store
 

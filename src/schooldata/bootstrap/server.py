@@ -112,6 +112,7 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
         "replay_mb",
         "header_timeout_seconds",
         "max_connections",
+        "change_retention_days",  # which `since` a worker answers 410
         "workers",  # several workers without Redis share their rate windows (_rate_limiter)
     )
     for name in names:

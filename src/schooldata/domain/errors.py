@@ -163,6 +163,22 @@ class LimitExceedsPlan(DomainError):
         self.maximum = maximum
 
 
+class SinceExpired(DomainError):
+    """A `since` older than the changes still kept (the retention): the caller's copy must be
+    rebuilt from a full read, then kept current from `details.oldest` or a later version."""
+
+    code = "since_expired"
+
+    def __init__(self, since: str, *, oldest: str) -> None:
+        super().__init__(
+            f"Changes since {since} are no longer kept; the oldest version changes can be "
+            f"listed from is {oldest}. Read the data afresh, then ask for changes since the "
+            "meta.data_version of that read.",
+            details={"parameter": "since", "since": since, "oldest": oldest},
+        )
+        self.oldest = oldest
+
+
 class NotAcceptable(DomainError):
     """The client's `Accept` allows none of the representations an answer has."""
 

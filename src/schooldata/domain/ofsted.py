@@ -173,12 +173,12 @@ def inspection_history(records: list[InspectionRecord]) -> list[InspectionRecord
     )
     kept: list[InspectionRecord] = []
     for record in ordered:
-        if not any(_same_inspection(record, other) for other in kept):
+        if not any(same_inspection(record, other) for other in kept):
             kept.append(record)
     return kept
 
 
-def _same_inspection(a: InspectionRecord, b: InspectionRecord) -> bool:
+def same_inspection(a: InspectionRecord, b: InspectionRecord) -> bool:
     if type(a.inspection) is not type(b.inspection) or a.inspection_date != b.inspection_date:
         return False
     numbers = (a.inspection_number, b.inspection_number)

@@ -25,6 +25,7 @@ class Feature(enum.Enum):
     COMPARE = "compare"
     RANKINGS = "rankings"
     FINANCE = "finance"
+    CHANGES = "changes"
 
 
 COMMERCIAL_PER_PAGE_DEFAULT = 20
@@ -71,6 +72,7 @@ _PROFESSIONAL = _DEVELOPER | {
     Feature.ADMISSIONS,
     Feature.COMPARE,
     Feature.RANKINGS,
+    Feature.CHANGES,
 }
 _ENTERPRISE = _PROFESSIONAL | {Feature.FINANCE}
 

@@ -22,7 +22,14 @@ from schooldata.application.lookup import Lookup
 from schooldata.application.operations.registry import REGISTRY
 from schooldata.application.pipeline import Outcome
 from schooldata.entrypoints import tables
-from schooldata.entrypoints.wire import commercial, comparisons, datasets, envelope, public
+from schooldata.entrypoints.wire import (
+    changes,
+    commercial,
+    comparisons,
+    datasets,
+    envelope,
+    public,
+)
 from schooldata.entrypoints.wire.envelope import ListMeta, LookupMeta, Meta, Pagination
 from schooldata.entrypoints.wire.fragments import Members, encode
 from schooldata.entrypoints.wire.list_items import add_list_item, list_item
@@ -45,11 +52,14 @@ PageUrl = Callable[[int], str]
 @frozen(kw_only=True)
 class Shown:
     """A result as Structs: `data`, and for lists its pagination and any other members of
-    `meta` (how a ranking ranked, what a lookup did not find)."""
+    `meta` (how a ranking ranked, what a lookup did not find). `pins`: arguments every other
+    page of this list must repeat to list the same items (the changes' `until`), which a
+    face paging by URL adds to its page links where the request did not give them."""
 
     data: Any
     pagination: Pagination | None = None
     meta: dict[str, Any] | None = None
+    pins: dict[str, str] | None = None
 
 
 @frozen
@@ -143,6 +153,16 @@ def _lookup(answer: Lookup, base_url: str) -> Shown:
     )
 
 
+def _changes(page: Any, _base_url: str) -> Shown:
+    """The changes after `since` up to `until`; later pages are pinned to `until`."""
+    return Shown(
+        data=changes.changes(page),
+        pagination=pagination(page.page, page.per_page, page.total),
+        meta={"since": page.since.id, "until": page.until.id},
+        pins={"until": page.until.id},
+    )
+
+
 def _search(answer: Any, base_url: str) -> Shown:
     return Shown(data=public.search_response(answer, base_url=base_url))
 
@@ -228,6 +248,13 @@ OUTPUTS: dict[str, Output] = {
         _rankings,
         Table(tables.RANKINGS_COLUMNS),
     ),
+    "listChanges": _keyed(
+        "ChangesPage",
+        list[changes.Change],
+        changes.ChangesMeta,
+        _changes,
+        Table(tables.CHANGES_COLUMNS),
+    ),
 }
 
 
@@ -290,7 +317,12 @@ def _meta(
 ) -> Struct:
     sources, updated = _ATTRIBUTION(outcome.sources)
     members = _meta_members(result, request_id, page_url)
-    return meta(**members, data_updated_at=updated, sources=sources)
+    return meta(**members, data_updated_at=updated, sources=sources, data_version=_version(outcome))
+
+
+def _version(outcome: Outcome) -> str | None:
+    version = outcome.version
+    return None if version is None else version.id
 
 
 def _meta_members(result: Shown, request_id: str, page_url: PageUrl | None) -> dict[str, Any]:
@@ -318,6 +350,7 @@ def encode_shown(
     members = {k: encode(v) for k, v in _meta_members(result, request_id, page_url).items()}
     members["data_updated_at"] = updated
     members["sources"] = sources
+    members["data_version"] = encode(_version(outcome))
     meta = joined(output.meta, members)
     if isinstance(data, Members):
         return b"".join((b'{"data":[', *data.parts, b'],"meta":', meta, b"}"))

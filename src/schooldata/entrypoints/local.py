@@ -42,11 +42,12 @@ def stream_page(plan: Plan) -> int:
     return min(plan.per_page_max, STREAM_PAGE)
 
 
-def data_version(app: Application) -> str:
-    """The version of the served data an answer was read at: it changes whenever an import
-    or refresh changes what is served. (The one place a local answer's `data_version` and an
-    export's come from.)"""
-    return app.ports.schools.version()
+def data_version(app: Application) -> str | None:
+    """The data version (`GET /api/v1/changes`' ids) an answer was read at: made by every
+    import or refresh that changes what is served. (The one place a local answer's
+    `data_version` and an export's come from.) None: no data imported yet."""
+    version = app.ports.datasets.data_version()
+    return None if version is None else version.id
 
 
 def local_meta(

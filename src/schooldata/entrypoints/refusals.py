@@ -22,6 +22,7 @@ from schooldata.domain.errors import (
     NotAcceptable,
     SchoolNotFound,
     SearchUnavailable,
+    SinceExpired,
     UnknownParameter,
 )
 from schooldata.domain.keys import AuthenticationFailed
@@ -39,14 +40,20 @@ STATUS_BY_ERROR: tuple[tuple[type[DomainError], int], ...] = (
     (SchoolNotFound, 404),
     (FeatureNotInPlan, 403),
     (NotAcceptable, 406),
+    (SinceExpired, 410),
     (SearchUnavailable, 500),
     (DataUnavailable, 503),
 )
 
 
 def status_of(error: DomainError) -> int:
+    return status_of_kind(type(error))
+
+
+def status_of_kind(error: type[DomainError]) -> int:
+    """The status of every error of this kind (the OpenAPI document states it from here)."""
     for kind, status in STATUS_BY_ERROR:
-        if isinstance(error, kind):
+        if issubclass(error, kind):
             return status
     return 400
 

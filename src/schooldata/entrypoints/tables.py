@@ -64,6 +64,19 @@ SCHOOLS_COLUMNS = (
 
 AUTHORITIES_COLUMNS = ("code", "name", "open_schools")
 
+CHANGES_COLUMNS = (
+    "version",
+    "version_time",
+    "urn",
+    "kind",
+    "fields",
+    "key_stage",
+    "year",
+    "inspection_date",
+    "linked_urn",
+    "link_type",
+)
+
 FRESHNESS_COLUMNS = (
     "dataset",
     "title",

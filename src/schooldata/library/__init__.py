@@ -27,10 +27,12 @@ from typing import Any
 
 import attrs
 
+from schooldata.application.changes import ChangesPage
 from schooldata.application.local import LOCAL_PLAN, call_locally
 from schooldata.application.pipeline import LIBRARY
 from schooldata.application.search_schools import PublicSearchAnswer
 from schooldata.application.service import Application
+from schooldata.domain.changes import ListedChange
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import (
     DataUnavailable,
@@ -39,6 +41,7 @@ from schooldata.domain.errors import (
     InvalidUrn,
     MissingSearchInput,
     SchoolNotFound,
+    SinceExpired,
     UnknownOperation,
     UnknownParameter,
     UnknownPostcode,
@@ -50,10 +53,11 @@ from schooldata.domain.search import PUBLIC_DEFAULT_LIMIT, PUBLIC_MAX_LIMIT, Sea
 from schooldata.entrypoints import local
 from schooldata.entrypoints.answers import Rendered
 from schooldata.entrypoints.exports import export_frame
-from schooldata.library.answers import Answer, Export, SearchResults
+from schooldata.library.answers import Answer, ChangeSet, Export, SearchResults
 
 __all__ = [
     "Answer",
+    "ChangeSet",
     "DataUnavailable",
     "DomainError",
     "Export",
@@ -66,6 +70,7 @@ __all__ = [
     "SchoolNotFound",
     "SearchHit",
     "SearchResults",
+    "SinceExpired",
     "UnknownOperation",
     "UnknownParameter",
     "UnknownPostcode",
@@ -226,6 +231,47 @@ class SchoolDataClient:
         unknown or not open."""
         school: School = self._result("getSchool", urn=urn)
         return _served(school)
+
+    def data_version(self) -> str | None:
+        """The data version answers are served from now (every commercial answer's
+        `meta.data_version`): note it with a copy, to ask `changes(since=...)` later. None
+        until an import has made one."""
+        current = self._app.ports.datasets.data_version()
+        return None if current is None else current.id
+
+    def changes(
+        self,
+        since: str,
+        *,
+        kind: str | None = None,
+        local_authority: str | None = None,
+        phase: str | None = None,
+    ) -> ChangeSet:
+        """What changed since the data version `since` (a `meta.data_version`, or the `until`
+        of the last ChangeSet), every page of it, up to the version current now.
+
+        The API's rules (`GET /api/v1/changes`): `kind` one of opened, closed, updated,
+        inspection_added, results_added, linked; `local_authority` a name or DfE code;
+        `phase` an API phase. Raises `InvalidParameter` for a malformed or unknown version,
+        `SinceExpired` (its `oldest`: the version to read afresh from) for one older than the
+        changes kept."""
+        given = {"since": since, "kind": kind, "local_authority": local_authority, "phase": phase}
+        arguments: dict[str, object] = {k: v for k, v in given.items() if v is not None}
+        found: list[ListedChange] = []
+        page, per_page = 1, LOCAL_PLAN.per_page_max
+        while True:
+            answer: ChangesPage = call_locally(
+                self._app.pipeline,
+                "listChanges",
+                {**arguments, "page": page, "per_page": per_page},
+                plan=LOCAL_PLAN,
+                face=LIBRARY,
+            ).result
+            arguments["until"] = answer.until.id  # every page lists the same changes
+            found += answer.items
+            if page * per_page >= answer.total:
+                return ChangeSet(since=answer.since.id, until=answer.until.id, changes=tuple(found))
+            page += 1
 
     def _result(self, operation: str, **arguments: object) -> Any:
         """The domain's answer to a public operation, through the pipeline."""

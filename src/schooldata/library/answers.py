@@ -11,6 +11,7 @@ from typing import Any
 
 from attrs import field, frozen
 
+from schooldata.domain.changes import ListedChange
 from schooldata.domain.school import School
 from schooldata.domain.search import SearchHit
 from schooldata.entrypoints import wire
@@ -136,3 +137,21 @@ class Export(Tabular):
     def write_parquet(self, path: str | os.PathLike[str]) -> int:
         """Write Parquet (needs `schooldata[parquet]`); returns the rows."""
         return save(self._frame, Path(path), "parquet")
+
+
+@frozen(kw_only=True)
+class ChangeSet:
+    """Every change after `since` up to `until` (the version to ask `since` next time), in
+    version, then URN order. Each is a `domain.changes.ListedChange`: the version's id and
+    time, and the change (`urn`, `kind`; `fields` of an update name `School` attributes,
+    e.g. `la_name`, as the objects this library returns carry them)."""
+
+    since: str
+    until: str
+    changes: tuple[ListedChange, ...]
+
+    def __iter__(self) -> Iterator[ListedChange]:
+        return iter(self.changes)
+
+    def __len__(self) -> int:
+        return len(self.changes)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
+from schooldata.domain.versions import DataVersion
 
 
 class DatasetRegistry(Protocol):
@@ -18,6 +19,10 @@ class DatasetRegistry(Protocol):
         """What `refresh` last fetched for each dataset it keeps current, by dataset. Read as
         stored, never from a cache of the data version: a check that finds a file unchanged
         moves `checked_at` without moving the version."""
+        ...
+
+    def data_version(self) -> DataVersion | None:
+        """The data version `current()` belongs to (None: no import has made one yet)."""
         ...
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -9,14 +10,17 @@ from typing import Any, Protocol
 
 from attrs import define, field
 
+from schooldata.domain.changes import SchoolChange
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.geo import Location
-from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.links import Establishment, EstablishmentLink
 from schooldata.domain.ofsted import HistoricGrade, InspectionRecord
+from schooldata.domain.releases import Release, ReleaseStatus
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.scoring import Score
 from schooldata.domain.urn import Urn
+from schooldata.domain.versions import DataVersion
 
 Progress = Callable[[int], None]
 """Called with the number of input rows read so far (for progress bars)."""
@@ -28,12 +32,16 @@ class RejectLog:
 
     `listed_closed` holds the URNs a register file lists with a status that is not served
     (Closed, Proposed to open): the file says they are gone, so no longer serving them is not
-    a shrink (domain.shrink)."""
+    a shrink (domain.shrink). `listed` holds what a register file says of every establishment
+    it lists, served or not (name, status, dates). `releases` holds what a results file says
+    of each year it holds: provisional, revised or final (None: it does not say)."""
 
     rows_read: int = 0
     skipped: int = 0
     rejects: list[tuple[int, str]] = field(factory=list)
     listed_closed: set[Urn] = field(factory=set)
+    listed: dict[Urn, Establishment] = field(factory=dict)
+    releases: dict[str, ReleaseStatus | None] = field(factory=dict)
 
     def reject(self, line: int, reason: str) -> None:
         self.rejects.append((line, reason))
@@ -51,9 +59,29 @@ class DataTransaction(Protocol):
 
     def replace_links(self, *, links: Iterable[EstablishmentLink]) -> int: ...
 
+    def links(self) -> Iterator[EstablishmentLink]:
+        """Every link as this transaction sees it (its `linked` facts left out)."""
+        ...
+
+    def replace_establishments(self, *, establishments: Iterable[Establishment]) -> int:
+        """Replace what the register lists of every establishment, served or not."""
+        ...
+
     def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int:
         """Replace the records `dataset` holds for the periods the new records cover; its other
         periods are kept (a publisher's file is one year: last year's stays history)."""
+        ...
+
+    def dataset_measures(self, *, dataset: str) -> Iterator[MeasureRecord]:
+        """Every record `dataset` holds, as this transaction sees them."""
+        ...
+
+    def set_releases(self, *, dataset: str, releases: Iterable[Release]) -> None:
+        """Replace the release of each year given (the years the import replaced)."""
+        ...
+
+    def releases(self) -> list[Release]:
+        """Every release held, as this transaction sees them."""
         ...
 
     def measure_periods(self, *, dataset: str) -> dict[str, int]:
@@ -72,8 +100,9 @@ class DataTransaction(Protocol):
         keep the register's own."""
         ...
 
-    def inspections(self, *, datasets: Iterable[str]) -> Iterator[InspectionRecord]:
-        """Stored inspections from these datasets, as this transaction sees them."""
+    def inspections(self, *, datasets: Iterable[str] | None) -> Iterator[InspectionRecord]:
+        """Stored inspections from these datasets (None: every dataset), as this transaction
+        sees them."""
         ...
 
     def record_dataset(self, *, record: DatasetRecord) -> None: ...
@@ -87,8 +116,8 @@ class DataTransaction(Protocol):
         ...
 
     def remove_dataset(self, *, name: str) -> None:
-        """Forget a dataset: its record and source, and the measures, inspections and
-        postcodes it holds.
+        """Forget a dataset: its record and source, and the measures (and their releases),
+        inspections and postcodes it holds.
         (The register and its links are whole tables: `replace_schools` / `replace_links`.)"""
         ...
 
@@ -102,6 +131,25 @@ class DataTransaction(Protocol):
 
     def measures(self, *, codes: Iterable[str]) -> Iterator[MeasureRecord]:
         """Stored records of the given measure codes, as this transaction sees them."""
+        ...
+
+    def last_version(self) -> DataVersion | None:
+        """The newest data version, as this transaction sees it."""
+        ...
+
+    def record_version(
+        self,
+        *,
+        made_at: dt.datetime,
+        datasets: Iterable[str],
+        changes: Iterable[SchoolChange],
+        retain_since: dt.datetime,
+        restart: bool = False,
+    ) -> DataVersion:
+        """Make this transaction's writes a new data version, with the changes it made (in
+        the order given), committed with them or not at all. Versions made before
+        `retain_since` are forgotten with their changes (never the new one); `restart`
+        forgets every earlier version (the history starts again)."""
         ...
 
 

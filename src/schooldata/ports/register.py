@@ -8,6 +8,7 @@ from typing import Protocol
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.school import School
+from schooldata.domain.versions import DataVersion
 
 
 class RegisterSource(Protocol):
@@ -23,6 +24,8 @@ class RegisterSource(Protocol):
 
     def current(self) -> list[DatasetRecord]: ...
 
+    def data_version(self) -> DataVersion | None: ...
+
     def sources(self) -> list[SourceCheck]: ...
 
     def iter_postcodes(self) -> Iterator[tuple[str, float, float]]:
@@ -35,5 +38,6 @@ class RegisterSource(Protocol):
         ...
 
     def iter_links(self) -> Iterator[EstablishmentLink]:
-        """Every establishment link, by URN, each school's in the order `links_for` gives."""
+        """Every establishment link (served schools' or not), by URN, each school's in the
+        order `links_for` gives, each with its linked establishment's register facts."""
         ...

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.ofsted import InspectionRecord
+from schooldata.domain.releases import Release
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.scoring import Score
@@ -50,7 +51,8 @@ class SchoolWriter(Protocol):
 
 class LinkReader(Protocol):
     def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
-        """Predecessor/successor links of a school (GIAS links)."""
+        """Predecessor/successor links of an establishment, served or not (GIAS links), each
+        with the register's facts of the establishment it leads to, where it lists it."""
         ...
 
 
@@ -66,6 +68,10 @@ class MeasureReader(Protocol):
     def iter_measures(self) -> Iterator[MeasureRecord]:
         """Every stored measure, in URN order, each school's in `measures_for`'s order
         (streams, for whole-dataset exports)."""
+        ...
+
+    def releases(self) -> list[Release]:
+        """The release of every year each measures dataset holds (status and date)."""
         ...
 
 

@@ -8,6 +8,8 @@
 - Blank cells become None, never 0 or "". An optional cell that does not parse (a capacity
   of "n/a") also becomes None: the row is still a real school.
 - Easting/Northing are converted to WGS84 in batches; blank or 0/0 means no location.
+- What the file says of every establishment it lists, served or not (name, status, opening
+  and closing dates) goes to the log's `listed`: the facts a link shows of a closed school.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from schooldata.adapters.importers.files.rows import csv_rows
 from schooldata.adapters.importers.files.sources import DataPath, Source, single_file
 from schooldata.adapters.importers.osgb import GridPoint, grid_point, locate_in_batches
 from schooldata.domain.errors import InvalidUrn
+from schooldata.domain.links import Establishment
 from schooldata.domain.ofsted import HistoricGrade, parse_grade
 from schooldata.domain.phase import parse_gias_phase
 from schooldata.domain.postcode import canonical_postcode
@@ -102,6 +105,7 @@ _INT_ATTRS = tuple(INT_COLUMNS)
 _FLOAT_ATTRS = tuple(FLOAT_COLUMNS)
 PHASE = "PhaseOfEducation (name)"
 OPEN_DATE = "OpenDate"
+CLOSE_DATE = "CloseDate"
 HEAD_NAME = ("HeadTitle (name)", "HeadFirstName", "HeadLastName")
 INSPECTORATE = "InspectorateName (name)"
 EASTING, NORTHING = "Easting", "Northing"
@@ -115,6 +119,7 @@ COLUMNS_READ: tuple[str, ...] = (
     *FLOAT_COLUMNS.values(),
     PHASE,
     OPEN_DATE,
+    CLOSE_DATE,
     *HEAD_NAME,
     INSPECTORATE,
     EASTING,
@@ -197,6 +202,7 @@ def _rows(
         if not name:
             log.reject(line, f"URN {urn}: {NAME} is blank")
             continue
+        log.listed[urn] = reader.facts(row, urn, name)
         if servable_only and not is_servable_status(reader.status_of(row)):
             log.skipped += 1
             log.listed_closed.add(urn)
@@ -253,6 +259,7 @@ class _RowReader:
         self._ints = _cells([at(col) for col in INT_COLUMNS.values()])
         self._floats = _cells([at(col) for col in FLOAT_COLUMNS.values()])
         self._status, self._phase, self._open_date = at(STATUS), at(PHASE), at(OPEN_DATE)
+        self._close_date = at(CLOSE_DATE)
         self._head = _cells([at(col) for col in HEAD_NAME])
         self._inspectorate = at(INSPECTORATE)
         self._easting, self._northing = at(EASTING), at(NORTHING)
@@ -264,6 +271,20 @@ class _RowReader:
 
     def status_of(self, row: list[str]) -> str:
         return row[self._status].strip() if self._status < len(row) else ""
+
+    def facts(self, row: list[str], urn: Urn, name: str) -> Establishment:
+        """What the row says of its establishment, whatever its status."""
+        return Establishment(
+            urn=urn,
+            name=name,
+            status=self.status_of(row),
+            opened=self._parse_date(self._cell(row, self._open_date)),
+            closed=self._parse_date(self._cell(row, self._close_date)),
+        )
+
+    @staticmethod
+    def _cell(row: list[str], at: int) -> str:
+        return row[at] if at < len(row) else ""
 
     def fields(self, row: list[str]) -> tuple[dict[str, Any], GridPoint | None]:
         """A row's School fields, bar urn, name and location, and its grid point.

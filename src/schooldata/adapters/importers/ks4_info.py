@@ -20,6 +20,7 @@ from schooldata.adapters.importers.files.rows import csv_rows
 from schooldata.adapters.importers.files.sources import DataPath, Source, single_file
 from schooldata.domain.errors import ImportRejected, InvalidUrn
 from schooldata.domain.measure import Measure, missing, parse_ees
+from schooldata.domain.releases import parse_release_status, release_status_in_name
 from schooldata.domain.results import (
     NO_KS2_BASELINE_PERIODS,
     PROGRESS8_CODES,
@@ -31,7 +32,7 @@ from schooldata.domain.urn import Urn
 from schooldata.ports.imports import Progress, RejectLog
 
 DATASET = "ks4_information"
-URN, PERIOD, LEVEL = "school_urn", "time_period", "geographic_level"
+URN, PERIOD, LEVEL, VERSION = "school_urn", "time_period", "geographic_level", "version"
 END_COUNT, ALL_COUNT = "endks4_pupil_count", "allks_pupil_count"
 
 # measure code -> (source column, the pupil count the figure rests on)
@@ -62,6 +63,9 @@ def parse_ks4_information(
 def _records(
     path: DataPath, columns: Columns, log: RejectLog, counter: RowCounter
 ) -> Iterator[MeasureRecord]:
+    """Each year's release is its rows' `version` (else the file name's); a row that
+    contradicts its year's earlier rows is rejected."""
+    named = release_status_in_name(path.name)
     records = csv_rows(path)
     next(records)  # the header, already checked
     for line, row in records:
@@ -82,6 +86,11 @@ def _records(
         period = period_label(cell(PERIOD) or "")
         if not period:
             log.reject(line, f"URN {urn}: {PERIOD} is blank")
+            continue
+        release = parse_release_status(cell(VERSION)) or named
+        held = log.releases.setdefault(period, release)
+        if held is not release:
+            log.reject(line, f"URN {urn}: {VERSION} differs from the earlier rows of {period}")
             continue
         for code, (column, cohort_column) in MEASURES.items():
             measure = _measure(code, period, cell(column), column in columns)

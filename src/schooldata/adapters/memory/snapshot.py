@@ -1,6 +1,7 @@
 """The served data of one data version in memory: the register's index, its authorities, the
-served schools' establishment links, the dataset list and every postcode, kept current by a
-background check, so no read waits on I/O.
+establishment links (each with the facts of the establishment it leads to), the dataset list
+and its data version, and every postcode, kept current by a background check, so no read
+waits on I/O.
 
 - A daemon thread asks the source's version every `refresh_seconds` and, when it moved,
   builds the next snapshot and swaps it in whole: readers see the old data or the new, never
@@ -38,6 +39,7 @@ from schooldata.domain.school import School
 from schooldata.domain.search import SchoolQuery, SearchPage
 from schooldata.domain.text import normalise
 from schooldata.domain.urn import Urn
+from schooldata.domain.versions import DataVersion
 from schooldata.ports.register import RegisterSource
 
 POSTCODE_DATASETS = frozenset({"codepoint_open", "onspd", "postcodes"})
@@ -49,8 +51,9 @@ class Snapshot:
     version: str
     index: SchoolIndex
     authorities: tuple[tuple[str | None, str, int], ...]
-    links: dict[Urn, tuple[EstablishmentLink, ...]]  # of served schools only
+    links: dict[Urn, tuple[EstablishmentLink, ...]]  # of every establishment, served or not
     datasets: tuple[DatasetRecord, ...]
+    data_version: DataVersion | None
     postcodes: PostcodeIndex
     postcode_stamp: tuple[tuple[str, str, int], ...]
 
@@ -139,6 +142,7 @@ class SnapshotReader:
     def _build(self, version: str, previous: Snapshot | None) -> Snapshot:
         source = self._source
         datasets = tuple(source.current())
+        data_version = source.data_version()
         stamp = tuple(
             (r.name, r.imported_at.isoformat(), r.row_count)
             for r in datasets
@@ -153,8 +157,9 @@ class SnapshotReader:
             version=version,
             index=index,
             authorities=_authorities(index),
-            links=_links_of_served(source.iter_links(), index),
+            links=_links_by_urn(source.iter_links()),
             datasets=datasets,
+            data_version=data_version,
             postcodes=postcodes,
             postcode_stamp=stamp,
         )
@@ -182,7 +187,7 @@ class SnapshotReader:
     # ------------------------------------------------------------------ LinkReader
 
     def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
-        """A served school's links (a school not served has none here: it has no profile)."""
+        """An establishment's links, served or not (a predecessor's lead further back)."""
         return list(self._current().links.get(urn, ()))
 
     # ------------------------------------------------------------------ PostcodeDirectory
@@ -194,6 +199,9 @@ class SnapshotReader:
 
     def current(self) -> tuple[DatasetRecord, ...]:
         return self._current().datasets  # (one tuple per data version: no copy)
+
+    def data_version(self) -> DataVersion | None:
+        return self._current().data_version
 
     def sources(self) -> list[SourceCheck]:
         """Read from the store, never from the snapshot: a refresh that finds a file unchanged
@@ -229,12 +237,8 @@ def _authorities(index: SchoolIndex) -> tuple[tuple[str | None, str, int], ...]:
     return tuple(sorted(rows, key=lambda r: (normalise(r[1]), r[0] or "")))
 
 
-def _links_of_served(
-    links: Iterator[EstablishmentLink], index: SchoolIndex
-) -> dict[Urn, tuple[EstablishmentLink, ...]]:
-    served = index.by_urn
+def _links_by_urn(links: Iterator[EstablishmentLink]) -> dict[Urn, tuple[EstablishmentLink, ...]]:
     grouped: dict[Urn, list[EstablishmentLink]] = defaultdict(list)
     for link in links:
-        if link.urn in served:
-            grouped[link.urn].append(link)
+        grouped[link.urn].append(link)
     return {urn: tuple(found) for urn, found in grouped.items()}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
@@ -10,17 +11,20 @@ from contextlib import contextmanager
 import attrs
 
 from schooldata.adapters.memory.index import SchoolIndex
+from schooldata.domain.changes import ChangeFilter, ListedChange, SchoolChange
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.geo import Location
-from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.links import Establishment, EstablishmentLink
 from schooldata.domain.ofsted import HistoricGrade, InspectionRecord
 from schooldata.domain.postcode import PostcodeQuery, outward_of
+from schooldata.domain.releases import Release
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School, is_servable_status
 from schooldata.domain.scoring import Score
 from schooldata.domain.search import SchoolQuery, SearchPage
 from schooldata.domain.text import normalise
 from schooldata.domain.urn import Urn
+from schooldata.domain.versions import DataVersion
 
 
 @attrs.define
@@ -34,6 +38,11 @@ class _State:
     inspections: dict[str, list[InspectionRecord]] = attrs.field(factory=dict)
     datasets: dict[str, DatasetRecord] = attrs.field(factory=dict)
     sources: dict[str, SourceCheck] = attrs.field(factory=dict)
+    establishments: dict[Urn, Establishment] = attrs.field(factory=dict)
+    releases: dict[tuple[str, str], Release] = attrs.field(factory=dict)
+    # Oldest first; each version's changes in the order recorded.
+    versions: tuple[DataVersion, ...] = ()
+    changes: tuple[tuple[int, SchoolChange], ...] = ()
     generation: int = 0
 
     def copy(self) -> _State:
@@ -45,8 +54,15 @@ class _State:
             inspections=dict(self.inspections),
             datasets=dict(self.datasets),
             sources=dict(self.sources),
+            establishments=dict(self.establishments),
+            releases=dict(self.releases),
+            versions=self.versions,
+            changes=self.changes,
             generation=self.generation,
         )
+
+    def linked(self, link: EstablishmentLink) -> EstablishmentLink:
+        return attrs.evolve(link, linked=self.establishments.get(link.linked_urn))
 
 
 _INSTANCES = itertools.count(1)
@@ -109,6 +125,39 @@ class InMemoryStore:
     def sources(self) -> list[SourceCheck]:
         return [self._state.sources[k] for k in sorted(self._state.sources)]
 
+    def data_version(self) -> DataVersion | None:
+        versions = self._state.versions
+        return versions[-1] if versions else None
+
+    # -- ChangeLog
+    def current_version(self) -> DataVersion | None:
+        return self.data_version()
+
+    def held_version(self, *, sequence: int) -> DataVersion | None:
+        return next((v for v in self._state.versions if v.sequence == sequence), None)
+
+    def oldest_version(self, *, made_since: dt.datetime) -> DataVersion | None:
+        return next((v for v in self._state.versions if v.made_at >= made_since), None)
+
+    def changes(
+        self, *, after: int, upto: int, wanted: ChangeFilter, offset: int, limit: int
+    ) -> tuple[int, list[ListedChange]]:
+        state = self._state
+        versions = {v.sequence: v for v in state.versions}
+        chosen = [
+            (sequence, change)
+            for sequence, change in state.changes
+            if after < sequence <= upto and wanted.matches(change)
+        ]
+        chosen.sort(key=lambda item: (item[0], item[1].urn.value))  # stable: recorded order
+        page = [
+            ListedChange(
+                version=versions[sequence].id, made_at=versions[sequence].made_at, change=change
+            )
+            for sequence, change in chosen[offset : offset + limit]
+        ]
+        return len(chosen), page
+
     # -- SourceLog
     def record_check(self, *, check: SourceCheck) -> bool:
         """Outside any transaction: the generation (the data version) stays."""
@@ -144,11 +193,17 @@ class InMemoryStore:
         every = [r for records in self._state.inspections.values() for r in records]
         return iter(sorted(every, key=lambda r: r.urn.value))
 
+    def releases(self) -> list[Release]:
+        return [self._state.releases[k] for k in sorted(self._state.releases)]
+
     def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
-        return [link for link in self._state.links if link.urn == urn]
+        state = self._state
+        return [state.linked(link) for link in state.links if link.urn == urn]
 
     def iter_links(self) -> Iterator[EstablishmentLink]:
-        return iter(sorted(self._state.links, key=lambda link: link.urn.value))
+        state = self._state
+        ordered = sorted(state.links, key=lambda link: link.urn.value)
+        return iter([state.linked(link) for link in ordered])
 
     # -- DataStore
     @contextmanager
@@ -194,8 +249,15 @@ class _MemoryTransaction:
         return len(table)
 
     def replace_links(self, *, links: Iterable[EstablishmentLink]) -> int:
-        self.state.links = list(links)
+        self.state.links = [attrs.evolve(link, linked=None) for link in links]
         return len(self.state.links)
+
+    def links(self) -> Iterator[EstablishmentLink]:
+        return iter(list(self.state.links))
+
+    def replace_establishments(self, *, establishments: Iterable[Establishment]) -> int:
+        self.state.establishments = {e.urn: e for e in establishments}
+        return len(self.state.establishments)
 
     def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int:
         new = list(records)
@@ -207,6 +269,16 @@ class _MemoryTransaction:
     def measure_periods(self, *, dataset: str) -> dict[str, int]:
         counts = Counter(r.period for r in self.state.measures.get(dataset, ()))
         return dict(sorted(counts.items()))
+
+    def dataset_measures(self, *, dataset: str) -> Iterator[MeasureRecord]:
+        return iter(list(self.state.measures.get(dataset, ())))
+
+    def set_releases(self, *, dataset: str, releases: Iterable[Release]) -> None:
+        for release in releases:
+            self.state.releases[(dataset, release.period)] = release
+
+    def releases(self) -> list[Release]:
+        return [self.state.releases[k] for k in sorted(self.state.releases)]
 
     def replace_inspections(self, *, dataset: str, records: Iterable[InspectionRecord]) -> int:
         self.state.inspections[dataset] = list(records)
@@ -226,9 +298,10 @@ class _MemoryTransaction:
             if school is not None:
                 self.state.schools[urn] = attrs.evolve(school, ofsted=grade)
 
-    def inspections(self, *, datasets: Iterable[str]) -> Iterator[InspectionRecord]:
-        for dataset in datasets:
-            yield from self.state.inspections.get(dataset, ())
+    def inspections(self, *, datasets: Iterable[str] | None) -> Iterator[InspectionRecord]:
+        held = self.state.inspections
+        for dataset in sorted(held) if datasets is None else datasets:
+            yield from held.get(dataset, ())
 
     def record_dataset(self, *, record: DatasetRecord) -> None:
         self.state.datasets[record.name] = record
@@ -245,6 +318,7 @@ class _MemoryTransaction:
     def remove_dataset(self, *, name: str) -> None:
         self.state.sources.pop(name, None)
         self.state.measures.pop(name, None)
+        self.state.releases = {k: r for k, r in self.state.releases.items() if k[0] != name}
         self.state.inspections.pop(name, None)
         self.state.postcodes.pop(name, None)
         self.state.datasets.pop(name, None)
@@ -259,3 +333,31 @@ class _MemoryTransaction:
         wanted = set(codes)
         for records in self.state.measures.values():
             yield from (r for r in records if r.code in wanted)
+
+    def last_version(self) -> DataVersion | None:
+        versions = self.state.versions
+        return versions[-1] if versions else None
+
+    def record_version(
+        self,
+        *,
+        made_at: dt.datetime,
+        datasets: Iterable[str],
+        changes: Iterable[SchoolChange],
+        retain_since: dt.datetime,
+        restart: bool = False,
+    ) -> DataVersion:
+        state = self.state
+        # The sequence number is the generation this transaction commits as (as the SQL
+        # store's is its commit counter).
+        version = DataVersion(
+            sequence=state.generation + 1, made_at=made_at, datasets=tuple(datasets)
+        )
+        kept = () if restart else tuple(v for v in state.versions if v.made_at >= retain_since)
+        held = {v.sequence for v in kept}
+        state.versions = (*kept, version)
+        state.changes = (
+            *(item for item in state.changes if item[0] in held),
+            *((version.sequence, change) for change in changes),
+        )
+        return version

@@ -25,9 +25,10 @@ from schooldata.adapters.importers.ofsted import parse_ofsted
 from schooldata.adapters.importers.performance.datasets import TABLES
 from schooldata.adapters.importers.performance.reader import parse_table
 from schooldata.adapters.importers.registry import IMPORTERS
-from schooldata.application.import_dataset import DatasetKind
+from schooldata.application.import_dataset import DatasetKind, ImportJob
 from schooldata.application.service import Application
 from schooldata.domain.dataset import DatasetRecord, ImportReport
+from schooldata.ports.datasets import DatasetRegistry
 from schooldata.ports.imports import Progress, RejectLog
 
 DATA = Path(__file__).parent / "data"
@@ -109,8 +110,9 @@ def _record(entry: dict[str, Any]) -> DatasetRecord:
 def load_demo(
     app: Application, *, progress: Callable[[str, int], None] | None = None
 ) -> list[ImportReport]:
-    """Import every bundled dataset, each in its own all-or-nothing transaction."""
-    reports = []
+    """Import every bundled dataset in one all-or-nothing transaction: the demo is one data
+    version (the first of its database)."""
+    jobs = []
     for entry in manifest():
         parser, kind = LOAD_ORDER[entry["format"]]
         source: Source = DATA / entry["file"]
@@ -120,42 +122,43 @@ def load_demo(
             name = entry["format"]
             step = lambda rows, _n=name: progress(_n, rows)  # noqa: E731
         items = parser(source, log, progress=step)
-        reports.append(
-            app.import_dataset.execute(kind=kind, items=items, log=log, record=_record(entry))
-        )
-    return reports
+        jobs.append(ImportJob(kind=kind, items=items, log=log, record=_record(entry)))
+    return app.import_dataset.execute_together(jobs)
 
 
-def demo_needed(app: Application) -> bool:
+def demo_needed(registry: DatasetRegistry) -> bool:
     """Not built yet: no demo register, and nothing real imported (the demo is never mixed
     with real data, and is gone once real school data arrived)."""
-    held = app.ports.datasets.current()
+    held = registry.current()
     if any(not r.demo for r in held):
         return False
     return not any(r.name == "gias_establishments" for r in held)
 
 
-def demo_loaded(app: Application) -> bool:
-    return not demo_needed(app)
+def demo_loaded(registry: DatasetRegistry) -> bool:
+    return not demo_needed(registry)
 
 
 def ensure_demo(
     app: Application,
     *,
+    registry: DatasetRegistry,
     lock_path: Path,
     notify: Callable[[str], None] | None = None,
     where: Path | None = None,
 ) -> bool:
     """Build the demo once; concurrent first starts (several workers) wait for one builder.
-    Returns True when this call built it. `notify` hears that it is being built (the only
-    step of a first start that takes more than a moment) and when it is done."""
-    if demo_loaded(app):
+    Returns True when this call built it. `registry` is read as stored (the database, not a
+    snapshot of it), so what is served afterwards is first read once the demo is whole.
+    `notify` hears that it is being built (the only step of a first start that takes more
+    than a moment) and when it is done."""
+    if demo_loaded(registry):
         return False
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with lock_path.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            if demo_loaded(app):
+            if demo_loaded(registry):
                 return False
             started = time.monotonic()
             if notify is not None:

@@ -11,7 +11,7 @@ from sqlalchemy import RowMapping
 
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.geo import Location
-from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.links import Establishment, EstablishmentLink
 from schooldata.domain.measure import Measure, MeasureStatus
 from schooldata.domain.ofsted import (
     GradedInspection,
@@ -23,6 +23,7 @@ from schooldata.domain.ofsted import (
     UngradedInspection,
 )
 from schooldata.domain.phase import GiasPhase
+from schooldata.domain.releases import Release, ReleaseStatus
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.text import normalise, tokens
@@ -127,12 +128,54 @@ def link_row(link: EstablishmentLink) -> dict[str, Any]:
 
 
 def link_from_row(row: Row) -> EstablishmentLink:
+    """A link; with the linked establishment's facts when the row joined them (`est_*`)."""
+    name = row.get("est_name")
+    linked = None
+    if name is not None:
+        linked = Establishment(
+            urn=Urn(row["linked_urn"]),
+            name=name,
+            status=row["est_status"],
+            opened=row["est_open_date"],
+            closed=row["est_close_date"],
+        )
     return EstablishmentLink(
         urn=Urn(row["urn"]),
         linked_urn=Urn(row["linked_urn"]),
         linked_name=row["linked_name"],
         link_type=row["link_type"],
         established=row["established"],
+        linked=linked,
+    )
+
+
+def establishment_row(establishment: Establishment) -> dict[str, Any]:
+    return {
+        "urn": establishment.urn.value,
+        "name": establishment.name,
+        "status": establishment.status,
+        "open_date": establishment.opened,
+        "close_date": establishment.closed,
+    }
+
+
+def release_row(dataset: str, release: Release) -> dict[str, Any]:
+    status = release.status
+    return {
+        "dataset": dataset,
+        "period": release.period,
+        "status": None if status is None else status.value,
+        "released": release.released,
+    }
+
+
+def release_from_row(row: Row) -> Release:
+    status = row["status"]
+    return Release(
+        dataset=row["dataset"],
+        period=row["period"],
+        status=None if status is None else ReleaseStatus(status),
+        released=row["released"],
     )
 
 

@@ -9,8 +9,8 @@ everything, so answers equal the in-memory store's by construction. An import's 
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
-import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +19,7 @@ import attrs
 from sqlalchemy import (
     Connection,
     Engine,
+    Select,
     func,
     inspect,
     select,
@@ -27,6 +28,7 @@ from sqlalchemy import (
 
 from schooldata.adapters.extras import MissingExtra
 from schooldata.adapters.sql import tables as t
+from schooldata.adapters.sql import versions
 from schooldata.adapters.sql.engine import (
     WRITE_OPTION,
     batched,
@@ -41,23 +43,27 @@ from schooldata.adapters.sql.mapping import (
     inspection_from_row,
     link_from_row,
     measure_from_row,
+    release_from_row,
     school_from_row,
     source_from_row,
 )
 from schooldata.adapters.sql.migrations import upgrade_engine
 from schooldata.adapters.sql.search_prefilter import candidate_urns
 from schooldata.adapters.sql.transaction import INSERT_BATCH, ROWCOUNT, SqlTransaction
+from schooldata.domain.changes import ChangeFilter, ListedChange
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.errors import DataUnavailable
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
 from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.postcode import PostcodeQuery
+from schooldata.domain.releases import Release
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.search import SchoolQuery, SearchPage, evaluate
 from schooldata.domain.text import normalise
 from schooldata.domain.urn import Urn
+from schooldata.domain.versions import DataVersion
 
 STREAM_BATCH = 1_000
 # An unknown backend or driver, or a malformed URL, fails in create_engine.
@@ -222,7 +228,7 @@ class SqlStore:
 
     def iter_links(self) -> Iterator[EstablishmentLink]:
         k = t.establishment_links.c
-        statement = select(t.establishment_links).order_by(k.urn, k.id)
+        statement = _links_with_facts().order_by(k.urn, k.id)
         with self._reading() as conn:
             rows = conn.execute(statement).mappings().all()
         return iter([link_from_row(r) for r in rows])
@@ -237,6 +243,30 @@ class SqlStore:
         statement = select(t.dataset_sources).order_by(t.dataset_sources.c.dataset)
         with self._reading() as conn:
             return [source_from_row(r) for r in conn.execute(statement).mappings()]
+
+    def data_version(self) -> DataVersion | None:
+        with self._reading() as conn:
+            return versions.last_version(conn)
+
+    # -- ChangeLog (read from the database, so every instance over it answers alike)
+    def current_version(self) -> DataVersion | None:
+        return self.data_version()
+
+    def held_version(self, *, sequence: int) -> DataVersion | None:
+        with self._reading() as conn:
+            return versions.version(conn, sequence)
+
+    def oldest_version(self, *, made_since: dt.datetime) -> DataVersion | None:
+        with self._reading() as conn:
+            return versions.oldest_version(conn, made_since)
+
+    def changes(
+        self, *, after: int, upto: int, wanted: ChangeFilter, offset: int, limit: int
+    ) -> tuple[int, list[ListedChange]]:
+        with self._reading() as conn:
+            return versions.changes(
+                conn, after=after, upto=upto, wanted=wanted, offset=offset, limit=limit
+            )
 
     # -- SourceLog
     def record_check(self, *, check: SourceCheck) -> bool:
@@ -292,9 +322,15 @@ class SqlStore:
 
     def links_for(self, *, urn: Urn) -> list[EstablishmentLink]:
         k = t.establishment_links.c
-        statement = select(t.establishment_links).where(k.urn == urn.value).order_by(k.id)
+        statement = _links_with_facts().where(k.urn == urn.value).order_by(k.id)
         with self._reading() as conn:
             return [link_from_row(r) for r in conn.execute(statement).mappings()]
+
+    def releases(self) -> list[Release]:
+        r = t.measure_releases.c
+        statement = select(t.measure_releases).order_by(r.dataset, r.period)
+        with self._reading() as conn:
+            return [release_from_row(row) for row in conn.execute(statement).mappings()]
 
     # -- DataStore
     @contextmanager
@@ -303,8 +339,10 @@ class SqlStore:
         (driver errors as DataUnavailable). Commit bumps the data version."""
         with unavailable_on_error(), self._writer.begin() as conn:
             begin_write(conn)
-            yield SqlTransaction(conn)
-            _bump_version(conn)
+            tx = SqlTransaction(conn)
+            yield tx
+            if not tx.versioned:
+                versions.bump_counter(conn)
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
@@ -325,13 +363,16 @@ def _load_missing(conn: Connection, loaded: _Loaded, urns: Iterable[int]) -> Non
         loaded.schools.update((row["urn"], school_from_row(row)) for row in rows)
 
 
-def _bump_version(conn: Connection) -> None:
-    v = t.data_version.c
-    conn.execute(
-        update(t.data_version)
-        .where(v.id == 1)
-        .values(counter=v.counter + 1, stamp=uuid.uuid4().hex[:12])
-    )
+def _links_with_facts() -> Select[tuple[object, ...]]:
+    """Links, each with what the register lists of the establishment it leads to."""
+    k, e = t.establishment_links.c, t.establishments.c
+    return select(
+        t.establishment_links,
+        e.name.label("est_name"),
+        e.status.label("est_status"),
+        e.open_date.label("est_open_date"),
+        e.close_date.label("est_close_date"),
+    ).outerjoin(t.establishments, e.urn == k.linked_urn)
 
 
 def _sqlite_file_has_table(path: str, where: str, table: str) -> bool:

@@ -260,6 +260,64 @@ dataset_sources = Table(
     Column("changed_at", UtcDateTime, nullable=False),
 )
 
+# What the register lists of every establishment, served or not (a GIAS file lists closed
+# ones too): the facts a link shows of the school it leads to. Replaced by each register import.
+establishments = Table(
+    "establishments",
+    metadata,
+    Column("urn", Integer, primary_key=True, autoincrement=False),
+    Column("name", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("open_date", Date),
+    Column("close_date", Date),
+)
+
+# The release of each year a measures dataset holds: provisional, revised or final (NULL: the
+# file did not say) and the publisher's release date. Replaced with the year's figures.
+measure_releases = Table(
+    "measure_releases",
+    metadata,
+    Column("dataset", OrderedText, nullable=False),
+    Column("period", OrderedText, nullable=False),
+    Column("status", Text),
+    Column("released", Date),
+    PrimaryKeyConstraint("dataset", "period"),
+)
+
+# Each data version: its sequence number (the `data_version` counter it committed as), when
+# it was made and the datasets whose import made it (names joined by commas).
+data_versions = Table(
+    "data_versions",
+    metadata,
+    Column("sequence", BigInteger, primary_key=True, autoincrement=False),
+    Column("made_at", UtcDateTime, nullable=False),
+    Column("datasets", Text, nullable=False),
+)
+
+# What each version changed, school by school (domain.changes), in the order recorded (`id`),
+# with where the school is (its authority, as listed and as the filters compare it, and its
+# API phase) so changes can be filtered after a school has gone.
+data_changes = Table(
+    "data_changes",
+    metadata,
+    Column("id", RowId, primary_key=True, autoincrement=True),
+    Column("sequence", BigInteger, nullable=False),
+    Column("urn", Integer, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("fields", Text),  # updated: the field names, joined by commas
+    Column("key_stage", Text),
+    Column("year", Text),
+    Column("inspection_date", Date),
+    Column("linked_urn", Integer),
+    Column("link_type", Text),
+    Column("la_code", Text),
+    Column("la_name", Text),
+    Column("la_code_key", Text),
+    Column("la_name_key", Text),
+    Column("phase", Text),
+    Index(None, "sequence", "urn", "id"),
+)
+
 # A single row, bumped by every committed write transaction: `version()` for caches and ETags.
 # The random stamp keeps versions distinct across databases rebuilt from scratch.
 data_version = Table(

@@ -5,6 +5,7 @@ connection `SqlStore.transaction()` opens, and loads rows through the engine's b
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -23,6 +24,7 @@ from sqlalchemy import (
 )
 
 from schooldata.adapters.sql import tables as t
+from schooldata.adapters.sql import versions
 from schooldata.adapters.sql.engine import (
     batched,
     bulk_insert,
@@ -32,25 +34,32 @@ from schooldata.adapters.sql.mapping import (
     MEASURE_COLUMNS,
     dataset_from_row,
     dataset_row,
+    establishment_row,
     inspection_from_row,
     inspection_row,
+    link_from_row,
     link_row,
     measure_from_row,
     measure_values,
+    release_from_row,
+    release_row,
     school_from_row,
     school_row,
     school_tokens,
     source_row,
 )
+from schooldata.domain.changes import SchoolChange
 from schooldata.domain.dataset import DatasetRecord, SourceCheck
 from schooldata.domain.geo import Location
-from schooldata.domain.links import EstablishmentLink
+from schooldata.domain.links import Establishment, EstablishmentLink
 from schooldata.domain.ofsted import HistoricGrade, InspectionRecord
 from schooldata.domain.postcode import outward_of
+from schooldata.domain.releases import Release
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School, is_servable_status
 from schooldata.domain.scoring import Score
 from schooldata.domain.urn import Urn
+from schooldata.domain.versions import DataVersion
 
 INSERT_BATCH = 5_000
 # psycopg reports the rowcount of INSERT ... SELECT only if SQLAlchemy is asked to keep it.
@@ -63,6 +72,7 @@ class SqlTransaction:
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
+        self.versioned = False  # record_version moved the data version counter already
 
     def replace_schools(self, *, schools: Iterable[School]) -> int:
         kept = {s.urn: s for s in schools if is_servable_status(s.status)}
@@ -115,6 +125,19 @@ class SqlTransaction:
             self._conn.execute(delete(t.establishment_links))
             return _insert_many(self._conn, t.establishment_links, (link_row(k) for k in links))
 
+    def links(self) -> Iterator[EstablishmentLink]:
+        k = t.establishment_links.c
+        statement = select(t.establishment_links).order_by(k.urn, k.id)
+        with unavailable_on_error():
+            rows = self._conn.execute(statement).mappings().all()
+        return (link_from_row(row) for row in rows)
+
+    def replace_establishments(self, *, establishments: Iterable[Establishment]) -> int:
+        rows = (establishment_row(e) for e in {e.urn: e for e in establishments}.values())
+        with unavailable_on_error():
+            self._conn.execute(delete(t.establishments))
+            return _insert_many(self._conn, t.establishments, rows)
+
     def replace_measures(self, *, dataset: str, records: Iterable[MeasureRecord]) -> int:
         m = t.measures.c
         periods: set[str] = set()
@@ -137,6 +160,32 @@ class SqlTransaction:
                     )
                 )
             return stored
+
+    def dataset_measures(self, *, dataset: str) -> Iterator[MeasureRecord]:
+        m = t.measures.c
+        statement = select(t.measures).where(m.dataset == dataset).order_by(m.id)
+        with unavailable_on_error():
+            for row in self._conn.execute(statement).mappings():
+                yield measure_from_row(row)
+
+    def set_releases(self, *, dataset: str, releases: Iterable[Release]) -> None:
+        rows = [release_row(dataset, r) for r in releases]
+        r = t.measure_releases.c
+        with unavailable_on_error():
+            for batch in batched([row["period"] for row in rows], INSERT_BATCH):
+                self._conn.execute(
+                    delete(t.measure_releases).where(r.dataset == dataset, r.period.in_(batch))
+                )
+            if rows:
+                self._conn.execute(insert(t.measure_releases), rows)
+
+    def releases(self) -> list[Release]:
+        r = t.measure_releases.c
+        with unavailable_on_error():
+            rows = self._conn.execute(
+                select(t.measure_releases).order_by(r.dataset, r.period)
+            ).mappings()
+            return [release_from_row(row) for row in rows]
 
     def measure_periods(self, *, dataset: str) -> dict[str, int]:
         m = t.measures.c
@@ -188,9 +237,14 @@ class SqlTransaction:
             for batch in batched(rows, INSERT_BATCH):
                 self._conn.execute(statement, batch)
 
-    def inspections(self, *, datasets: Iterable[str]) -> Iterator[InspectionRecord]:
+    def inspections(self, *, datasets: Iterable[str] | None) -> Iterator[InspectionRecord]:
         i = t.inspections.c
         with unavailable_on_error():
+            if datasets is None:
+                statement = select(t.inspections).order_by(i.dataset, i.id)
+                for row in self._conn.execute(statement).mappings().all():
+                    yield inspection_from_row(row)
+                return
             # Dataset by dataset, in the order asked, each as imported.
             for dataset in datasets:
                 statement = select(t.inspections).where(i.dataset == dataset).order_by(i.id)
@@ -217,6 +271,8 @@ class SqlTransaction:
     def remove_dataset(self, *, name: str) -> None:
         with unavailable_on_error():
             self._conn.execute(delete(t.measures).where(t.measures.c.dataset == name))
+            releases = t.measure_releases
+            self._conn.execute(delete(releases).where(releases.c.dataset == name))
             self._conn.execute(delete(t.inspections).where(t.inspections.c.dataset == name))
             gone = self._conn.execute(
                 delete(t.postcodes).where(t.postcodes.c.source == name),
@@ -247,6 +303,31 @@ class SqlTransaction:
         with unavailable_on_error():
             for row in self._conn.execute(statement).mappings():
                 yield measure_from_row(row)
+
+    def last_version(self) -> DataVersion | None:
+        with unavailable_on_error():
+            return versions.last_version(self._conn)
+
+    def record_version(
+        self,
+        *,
+        made_at: dt.datetime,
+        datasets: Iterable[str],
+        changes: Iterable[SchoolChange],
+        retain_since: dt.datetime,
+        restart: bool = False,
+    ) -> DataVersion:
+        with unavailable_on_error():
+            made = versions.record_version(
+                self._conn,
+                made_at=made_at,
+                datasets=datasets,
+                changes=changes,
+                retain_since=retain_since,
+                restart=restart,
+            )
+        self.versioned = True
+        return made
 
 
 def _insert_many(conn: Connection, table: Table, rows: Iterable[dict[str, Any]]) -> int:

@@ -54,6 +54,12 @@ class Arguments:
         param = self._params[name]
         return p.number(self.raw, name, minimum=param.minimum, maximum=param.maximum)
 
+    def flag(self, name: str) -> bool:
+        """A boolean (absent: its default, else false)."""
+        if self.raw.get(name) is None:
+            return bool(self._params[name].default)
+        return p.boolean(self.raw, name)
+
     def choice(self, name: str) -> str | None:
         if self.raw.get(name) is None:
             return None

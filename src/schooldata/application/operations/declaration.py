@@ -34,6 +34,8 @@ class Kind(enum.Enum):
     URN = "urn"  # six digits, or the integer they spell
     POSTCODE = "postcode"  # a full UK postcode or an outward code
     URNS = "urns"  # an array of URNs (a JSON body)
+    BOOLEAN = "boolean"  # true or false (as text on a query string: `true`, `false`)
+    VERSION = "version"  # a data version id (domain.versions)
 
 
 class Place(enum.Enum):
@@ -62,6 +64,7 @@ class Port(enum.Enum):
     LINKS = "links"
     MEASURES = "measures"
     INSPECTIONS = "inspections"
+    CHANGES = "changes"
 
 
 @frozen(kw_only=True)
@@ -106,6 +109,9 @@ class Operation(Generic[Request, Result]):
     deprecated_for: str | None = None  # the operation a deprecated route is replaced by
     unavailable: Callable[[], DomainError] | None = None  # how it reports a dependency down
     reusable: bool = True  # its answer is a function of the request and the data version
+    # Refusals of its own beyond the ones every operation has (each answered with the status
+    # the error maps to, and documented so).
+    refuses: tuple[type[DomainError], ...] = ()
     by_name: Mapping[str, Param] = field(init=False)
 
     def __attrs_post_init__(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from schooldata.application.operations.declaration import Kind, Param, Place, PlanBound
 from schooldata.application.parameters import MAX_PAGE
+from schooldata.domain.links import MAX_PREDECESSOR_DEPTH
 from schooldata.domain.phase import PHASE_VALUES
 from schooldata.domain.plans import COMMERCIAL_PER_PAGE_DEFAULT
 from schooldata.domain.search import (
@@ -43,6 +44,18 @@ URN = Param(
     description="The school's Unique Reference Number: exactly six digits.",
     required=True,
     place=Place.PATH,
+)
+
+INCLUDE_PREDECESSORS = Param(
+    name="include_predecessors",
+    kind=Kind.BOOLEAN,
+    description=(
+        "Also the school's predecessors' (true): establishments it took over through GIAS "
+        "conversion and amalgamation links (Predecessor, Predecessor - amalgamated, "
+        f"Predecessor - merged), transitively, at most {MAX_PREDECESSOR_DEPTH} links back, "
+        "each under its own URN with the link that led there. Default false: the school's own."
+    ),
+    default=False,
 )
 
 

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from schooldata.application import lookup
 from schooldata.application.commercial import Profile
+from schooldata.application.lineage import (
+    HistoryRequest,
+    InspectionHistory,
+    SchoolTopics,
+    prepare_history,
+)
 from schooldata.application.operations.arguments import Arguments
 from schooldata.application.operations.declaration import (
     Kind,
@@ -13,17 +19,21 @@ from schooldata.application.operations.declaration import (
     PlanBound,
     Port,
 )
-from schooldata.application.operations.params import LOCAL_AUTHORITY, PAGING, PHASE, URN
+from schooldata.application.operations.params import (
+    INCLUDE_PREDECESSORS,
+    LOCAL_AUTHORITY,
+    PAGING,
+    PHASE,
+    URN,
+)
 from schooldata.application.operations.public import prepare_urn
 from schooldata.application.operations.uses import UseCases
 from schooldata.application.school_data import (
     RANKING_METRICS,
     Comparison,
-    InspectionHistory,
     Ranking,
     RankingRequest,
     SchoolData,
-    SchoolTopics,
 )
 from schooldata.domain.plans import Feature
 from schooldata.domain.urn import Urn
@@ -82,12 +92,12 @@ LOOKUP: Operation[tuple[Urn, ...], lookup.Lookup] = Operation(
 )
 
 
-def _inspections(uses: UseCases, urn: Urn) -> InspectionHistory:
-    return uses.school_data.inspections(urn)
+def _inspections(uses: UseCases, request: HistoryRequest) -> InspectionHistory:
+    return uses.school_data.history(request)
 
 
-def _results(uses: UseCases, urn: Urn) -> SchoolTopics:
-    return uses.school_data.results(urn)
+def _results(uses: UseCases, request: HistoryRequest) -> SchoolTopics:
+    return uses.school_data.results_of(request)
 
 
 def _admissions(uses: UseCases, urn: Urn) -> SchoolTopics:
@@ -98,31 +108,40 @@ def _finance(uses: UseCases, urn: Urn) -> SchoolTopics:
     return uses.school_data.finance(urn)
 
 
-INSPECTIONS: Operation[Urn, InspectionHistory] = Operation(
+PREDECESSORS = (
+    "- `include_predecessors=true`: `predecessors` lists the school's predecessors (GIAS "
+    "conversion and amalgamation links, transitively, nearest first), each with its URN, "
+    "name, status, dates, the link that led there and its own records; without it the "
+    "answer is the school's own, unchanged."
+)
+INSPECTIONS: Operation[HistoryRequest, InspectionHistory] = Operation(
     name="getSchoolInspections",
     summary="Structured Ofsted inspection history",
     method="GET",
     path="/api/v1/schools/{urn}/inspections",
     feature=Feature.INSPECTIONS,
-    params=(URN,),
-    prepare=prepare_urn,
+    params=(URN, INCLUDE_PREDECESSORS),
+    prepare=prepare_history,
     run=_inspections,
-    reads=frozenset({Port.SCHOOLS, Port.INSPECTIONS, Port.DATASETS}),
+    reads=frozenset({Port.SCHOOLS, Port.INSPECTIONS, Port.LINKS, Port.DATASETS}),
     rules="- Ofsted only, newest first; graded outcomes are historic and not comparable with "
-    "report cards, whose areas are their own fields.",
+    "report cards, whose areas are their own fields.\n" + PREDECESSORS,
 )
-RESULTS: Operation[Urn, SchoolTopics] = Operation(
+RESULTS: Operation[HistoryRequest, SchoolTopics] = Operation(
     name="getSchoolResults",
     summary="Results and trends by key stage",
     method="GET",
     path="/api/v1/schools/{urn}/results",
     feature=Feature.RESULTS,
-    params=(URN,),
-    prepare=prepare_urn,
+    params=(URN, INCLUDE_PREDECESSORS),
+    prepare=prepare_history,
     run=_results,
-    reads=frozenset({Port.SCHOOLS, Port.MEASURES, Port.DATASETS}),
+    reads=frozenset({Port.SCHOOLS, Port.MEASURES, Port.LINKS, Port.DATASETS}),
     rules="- Progress 8 for 2024/25 is null with reason no_ks2_baseline; 16-18 destinations are "
-    "the 2022/23 institution cohort.\n" + NULLS,
+    "the 2022/23 institution cohort.\n"
+    "- Each year's `releases`: provisional, revised or final as the publisher's file says "
+    "(null: it does not), and the publisher's release date, per dataset; a newer release of a "
+    "year replaces the older.\n" + PREDECESSORS + "\n" + NULLS,
 )
 ADMISSIONS: Operation[Urn, SchoolTopics] = Operation(
     name="getSchoolAdmissions",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from schooldata.application.operations.declaration import AnyOperation, Entry
+from schooldata.application.operations.history import HISTORY_OPERATIONS
 from schooldata.application.operations.lists import LIST_OPERATIONS
 from schooldata.application.operations.public import PUBLIC_OPERATIONS
 from schooldata.application.operations.records import RECORD_OPERATIONS
@@ -20,6 +21,7 @@ OPERATIONS: tuple[AnyOperation, ...] = (
     *SERVICE_OPERATIONS,
     *LIST_OPERATIONS,
     *RECORD_OPERATIONS,
+    *HISTORY_OPERATIONS,
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from schooldata.application.about import About
+from schooldata.application.changes import ListChanges
 from schooldata.application.commercial import CommercialSchools
 from schooldata.application.get_school import GetSchool
 from schooldata.application.school_data import SchoolData
@@ -26,3 +27,6 @@ class UseCases(Protocol):
 
     @property
     def about(self) -> About: ...
+
+    @property
+    def changes(self) -> ListChanges: ...

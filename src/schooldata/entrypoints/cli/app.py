@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from schooldata import build_info
-from schooldata.entrypoints.cli import admin, call, datasets, queries
+from schooldata.entrypoints.cli import admin, call, datasets, history, queries
 from schooldata.entrypoints.cli.context import Session
 from schooldata.entrypoints.cli.errors import CliError, ExitCode, is_broken_pipe, translate
 from schooldata.entrypoints.cli.export import export
@@ -176,6 +176,7 @@ COMMANDS: Sequence[click.Command] = (
     datasets.rankings,
     queries.authorities,
     queries.freshness,
+    history.changes,
     queries.meta,
     call.call,
     export,

@@ -51,18 +51,38 @@ def _objects(values: list[Any]) -> bool:
     return all(isinstance(v, Mapping) for v in values)
 
 
+PREDECESSORS_HELP = (
+    "Also the predecessors' (GIAS conversion and amalgamation links, transitively), each "
+    "under its own URN with the link that led there."
+)
+
+
 def _per_school(
-    name: str, operation: str, feature: Feature, summary: str, example: str
+    name: str,
+    operation: str,
+    feature: Feature,
+    summary: str,
+    example: str,
+    *,
+    predecessors: bool = False,
 ) -> click.Command:
-    def run(session: Session, urn: str) -> None:
-        data = session.data(operation, {"urn": urn}).data
+    def run(session: Session, urn: str, include_predecessors: bool = False) -> None:
+        arguments: dict[str, object] = {"urn": urn}
+        if include_predecessors:
+            arguments["include_predecessors"] = True
+        data = session.data(operation, arguments).data
         session.write(lambda w: show(w, data, title=f"{name} {urn}"))
 
     run.__doc__ = (
         f"{summary}\n\n`GET /api/v1/schools/URN/{name}`: JSON output is the API's `data`."
         f" Feature `{feature.value}`.\n\n\b\nExample:\n  {example}"
     )
-    return click.command(name)(click.argument("urn")(output_options(pass_session(run))))
+    command = output_options(pass_session(run))
+    if predecessors:
+        command = click.option("--include-predecessors", is_flag=True, help=PREDECESSORS_HELP)(
+            command
+        )
+    return click.command(name)(click.argument("urn")(command))
 
 
 inspections = _per_school(
@@ -70,14 +90,16 @@ inspections = _per_school(
     "getSchoolInspections",
     Feature.INSPECTIONS,
     "A school's structured inspection history.",
-    "schooldata inspections 138180",
+    "schooldata inspections 138180 --include-predecessors",
+    predecessors=True,
 )
 results = _per_school(
     "results",
     "getSchoolResults",
     Feature.RESULTS,
-    "A school's results and trends.",
-    "schooldata --format json results 140122",
+    "A school's results and trends, each year with its release (provisional, revised, final).",
+    "schooldata --format json results 140122 --include-predecessors",
+    predecessors=True,
 )
 admissions = _per_school(
     "admissions",

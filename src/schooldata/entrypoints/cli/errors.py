@@ -1,9 +1,9 @@
 """Exit codes and the one translation of every failure into one line on stderr.
 
-0 ok; 1 no result or not found (a school, key or organisation); 2 usage error (a bad
-option, parameter, URN or unknown postcode); 3 data, a dependency or the configuration
-unavailable (a missing database, a refused import, an unwritable output, a taken port, or an
-unexpected failure); 4 not permitted by the plan chosen with `--as-plan`; 130 interrupted.
+0 ok; 1 no result or not found (a school, key or organisation; changes no longer kept);
+2 usage error (a bad option, parameter, URN or unknown postcode); 3 data, a dependency or the
+configuration unavailable (a missing database, a refused import, an unwritable output, a taken
+port, or an unexpected failure); 4 not permitted by the plan chosen with `--as-plan`; 130 interrupted.
 docs/cli.md tables the same codes (a test holds them together).
 """
 
@@ -22,6 +22,7 @@ from schooldata.domain.errors import (
     ImportRejected,
     LimitExceedsPlan,
     SchoolNotFound,
+    SinceExpired,
 )
 from schooldata.settings import SettingsError
 
@@ -77,6 +78,9 @@ def translate(error: Exception) -> CliError:
     if isinstance(error, DomainError) and error.code == SchoolNotFound.code:
         # A school, an organisation or a key that is not there: a valid question, no answer.
         return CliError(error.message, ExitCode.NO_RESULT, prefix="")
+    if isinstance(error, SinceExpired):
+        # The question was fine; its answer is no longer kept (HTTP 410).
+        return CliError(error.message, ExitCode.NO_RESULT)
     if isinstance(error, FeatureNotInPlan | LimitExceedsPlan):
         return CliError(error.message, ExitCode.NOT_IN_PLAN)
     if isinstance(error, DataUnavailable | ImportRejected):

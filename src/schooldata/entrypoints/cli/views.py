@@ -11,6 +11,7 @@ from __future__ import annotations
 from schooldata.entrypoints.cli.output import Column, RowsView
 from schooldata.entrypoints.tables import (
     AUTHORITIES_COLUMNS,
+    CHANGES_COLUMNS,
     FRESHNESS_COLUMNS,
     RANKINGS_COLUMNS,
     SCHOOLS_COLUMNS,
@@ -63,6 +64,21 @@ PROFILES = RowsView(
         Column("svc_score", "Score"),
     ),
     csv=None,  # every field of every profile (links are numbered: `links.0.urn`)
+)
+
+CHANGES = RowsView(
+    table=(
+        Column("version", "Version"),
+        Column("urn", "URN"),
+        Column("kind", "Kind"),
+        Column("fields", "Fields"),
+        Column("key_stage", "Key stage"),
+        Column("year", "Year"),
+        Column("inspection_date", "Inspected"),
+        Column("linked_urn", "Linked URN"),
+        Column("link_type", "Link"),
+    ),
+    csv=CHANGES_COLUMNS,
 )
 
 AUTHORITIES = RowsView(

@@ -148,9 +148,23 @@ def inspections(payload: Payload) -> str:
     data = payload.get("data", {})
     school = data.get("school", {})
     count = len(data.get("inspections", []))
-    return (
+    text = (
         f"{count} Ofsted inspection record(s) for {school.get('name')} (URN {school.get('urn')}). "
         "Report cards and graded outcomes are different frameworks and not comparable."
+    )
+    lines = [text]
+    for found in data.get("predecessors", []):
+        held = len(found.get("inspections", []))
+        lines.append(f"- {_predecessor(found)}: {held} inspection record(s)")
+    return "\n".join(lines)
+
+
+def _predecessor(found: Payload) -> str:
+    """A predecessor, as summaries name it: who, and the link that led there."""
+    via = found.get("via", {})
+    return (
+        f"predecessor {found.get('name')} (URN {found.get('urn')}; {found.get('status')}; "
+        f"{via.get('link_type')} of {via.get('urn')})"
     )
 
 
@@ -165,6 +179,16 @@ def topics(payload: Payload) -> str:
                 f"- {name}: {len(block['measures'])} measure(s), latest period "
                 f"{_shown(block.get('latest_period'))}"
             )
+    for found in data.get("predecessors", []):
+        periods = sorted(
+            {
+                p
+                for block in found.values()
+                if isinstance(block, dict)
+                for p in block.get("periods", [])
+            }
+        )
+        lines.append(f"- {_predecessor(found)}: years {', '.join(periods) or 'none'}")
     return "\n".join(lines)
 
 

@@ -20,6 +20,7 @@ from schooldata.domain.errors import (
     InvalidParameter,
     LimitExceedsPlan,
     SchoolNotFound,
+    SinceExpired,
     UnknownParameter,
 )
 from schooldata.entrypoints import wire
@@ -34,6 +35,7 @@ STATUS_BY_ERROR: tuple[tuple[type[DomainError], int], ...] = (
     (InvalidParameter, 400),
     (SchoolNotFound, 404),
     (FeatureNotInPlan, 403),
+    (SinceExpired, 410),
     (DataUnavailable, 503),
 )
 

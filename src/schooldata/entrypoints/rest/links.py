@@ -10,7 +10,7 @@ server decodes is the one the client sent.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from urllib.parse import quote, unquote_to_bytes
 
 from schooldata.entrypoints.wire.envelope import Pagination
@@ -93,6 +93,20 @@ def _page_pairs(query: bytes) -> list[tuple[int, int]]:
             spans.append((at, stop))
         at = query.find(b"page", end)
     return spans
+
+
+def pinned(query: bytes, pins: Mapping[str, str]) -> bytes:
+    """The query with each pinned argument it does not carry added last (a list whose later
+    pages must repeat what page 1 was answered for: the changes' `until`)."""
+    names = {
+        unquote_to_bytes(pair.partition(b"=")[0].replace(b"+", b" ")) for pair in query.split(b"&")
+    }
+    added = [
+        f"{quote(name, safe='')}={quote(value, safe='')}".encode("ascii")
+        for name, value in pins.items()
+        if name.encode() not in names
+    ]
+    return b"&".join([query, *added] if query else added)
 
 
 def page_url(base: str, path: str, query: bytes, page: int) -> str:

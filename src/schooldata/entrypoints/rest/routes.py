@@ -177,6 +177,8 @@ class Routes:
         page_url = None
         if outcome.operation.paged and result.pagination is not None:
             query = bytes(scope.get("query_string", b""))
+            if result.pins:
+                query = links.pinned(query, result.pins)
             page_url = links.page_urls(base, outcome.operation.path, query)
             headers["Link"] = links.link_header(result.pagination, page_url)
         if media_type == negotiation.CSV and answers.table_of(outcome.operation.name):

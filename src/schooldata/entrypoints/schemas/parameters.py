@@ -24,6 +24,7 @@ from schooldata.application.operations.declaration import (
     PlanBound,
 )
 from schooldata.domain.plans import Plan
+from schooldata.domain.versions import ID_PATTERN
 from schooldata.entrypoints.schemas.style import Schema
 
 URN_PATTERN = "^[0-9]{6}$"
@@ -41,6 +42,8 @@ _TYPES = {
     Kind.CHOICE: "string",
     Kind.INTEGER: "integer",
     Kind.NUMBER: "number",
+    Kind.BOOLEAN: "boolean",
+    Kind.VERSION: "string",
 }
 
 
@@ -73,6 +76,8 @@ def value_schema(param: Param, *, json: bool, limit: int | None = None) -> Schem
     schema.update({key: _number(value) for key, value in bounds if value is not None})
     if param.kind is Kind.POSTCODE and json:
         schema["pattern"] = POSTCODE_PATTERN
+    if param.kind is Kind.VERSION:
+        schema["pattern"] = ID_PATTERN
     if param.default is not None:
         default = param.default
         schema["default"] = min(default, limit) if isinstance(default, int) and limit else default

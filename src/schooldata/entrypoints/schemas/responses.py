@@ -16,6 +16,7 @@ from typing import Any
 from schooldata.application.operations.declaration import AnyOperation, Entry, Kind
 from schooldata.domain.metering import METER_HEADERS
 from schooldata.entrypoints.answers import Table, table_of
+from schooldata.entrypoints.refusals import status_of_kind
 from schooldata.entrypoints.schemas.outputs import COMMERCIAL_ERROR, ERROR, body
 from schooldata.entrypoints.schemas.style import Schema
 
@@ -181,6 +182,12 @@ def keyed_responses(operation: AnyOperation) -> Responses:
             "School not found (`not_found`).", COMMERCIAL_ERROR, _metered()
         )
     responses.update(_not_acceptable(operation, COMMERCIAL_ERROR))
+    for refusal in operation.refuses:
+        responses[str(status_of_kind(refusal))] = _response(
+            f"`{refusal.code}`: " + " ".join((refusal.__doc__ or "").split()),
+            COMMERCIAL_ERROR,
+            _metered(),
+        )
     if operation.body_params:
         responses["413"] = _response(
             "The request body is larger than the documented limit (64 KiB).",

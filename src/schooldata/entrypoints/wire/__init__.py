@@ -16,7 +16,8 @@ from typing import Any
 
 import msgspec
 
-from schooldata.application.school_data import Ranking, SchoolTopics
+from schooldata.application.lineage import SchoolTopics
+from schooldata.application.school_data import Ranking
 from schooldata.domain.search import SearchHit
 from schooldata.entrypoints.wire import comparisons, datasets, meta, public
 from schooldata.entrypoints.wire.common import optional_timestamp

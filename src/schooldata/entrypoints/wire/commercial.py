@@ -10,6 +10,7 @@ from msgspec import UNSET, Struct, UnsetType
 
 from schooldata.application.about import Freshness, ServiceMeta
 from schooldata.application.commercial import AuthorityCount, Profile
+from schooldata.domain.links import EstablishmentLink
 from schooldata.entrypoints.wire.common import (
     Count,
     Distance,
@@ -58,17 +59,22 @@ class SchoolListItem(Struct, kw_only=True):
 def profile(answer: Profile, *, base_url: str) -> Any:
     """The stable joined profile (a `records.SchoolProfile`)."""
     url = school_url(base_url, answer.school.urn)
-    links = [
-        Link(
-            urn=link.linked_urn.value,
-            name=link.linked_name,
-            link_type=link.link_type,
-            established=link.established,
-        )
-        for link in answer.links
-    ]
+    links = [link_of(link) for link in answer.links]
     resources = Resources(**{name: f"{url}/{name}" for name in RESOURCES})
     return PROFILE.of(answer.school, links=links, resources=resources, url=url)
+
+
+def link_of(link: EstablishmentLink) -> Link:
+    facts = link.linked
+    return Link(
+        urn=link.linked_urn.value,
+        name=link.name,
+        link_type=link.link_type,
+        established=link.established,
+        status=None if facts is None else facts.status,
+        opened=None if facts is None else facts.opened,
+        closed=None if facts is None else facts.closed,
+    )
 
 
 class Authority(Struct, kw_only=True):

@@ -25,7 +25,7 @@ from schooldata.entrypoints.wire.common import (
     suppressed_reason,
 )
 from schooldata.entrypoints.wire.datasets import Status
-from schooldata.entrypoints.wire.envelope import Pagination, Source
+from schooldata.entrypoints.wire.envelope import DataVersionId, Pagination, Source
 
 
 class ComparedMeasure(Struct, kw_only=True):
@@ -137,6 +137,7 @@ class RankingMeta(Struct, kw_only=True):
     pagination: Pagination
     sources: list[Source]
     ranking: RankingSummary
+    data_version: DataVersionId | None
 
 
 def ranked_schools(ranking: Ranking) -> list[RankedSchool]:

@@ -1,7 +1,8 @@
 """The commercial envelope and error, the same on REST and MCP.
 
 An answer is `{"data": ..., "meta": {...}}`: `meta` carries the request id, the dataset
-generation time, the pagination of a list, and source attribution. A refusal is
+generation time, the pagination of a list, source attribution and, last, the data version the
+answer was served from (`data_version`; null until an import has made one). A refusal is
 `{"error": {"code", "message", "request_id", "details"}}`.
 
 A list's pagination names the next and previous pages as absolute URLs where the answer has
@@ -19,9 +20,18 @@ import msgspec
 from msgspec import Meta as Constraint
 from msgspec import Struct
 
+from schooldata.domain.versions import ID_PATTERN
 from schooldata.entrypoints.wire.common import Count, Instant, Uri
 
 REQUEST_ID_PATTERN = "^req_[0-9A-Za-z]{20}$"
+DataVersionId = Annotated[
+    str,
+    Constraint(
+        pattern=ID_PATTERN,
+        description="A data version: its time (UTC, to the second), then its sequence number; "
+        "ids sort in time.",
+    ),
+]
 ERROR_CODES = (
     "invalid_parameter",
     "unknown_parameter",
@@ -37,6 +47,7 @@ ERROR_CODES = (
     "feature_not_in_plan",
     "limit_exceeds_plan",
     "not_found",
+    "since_expired",
     "method_not_allowed",
     "not_acceptable",
     "payload_too_large",
@@ -81,11 +92,13 @@ class Pagination(Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 class Meta(Struct, kw_only=True):
-    """About one answer: its request id, when its data was generated, its sources."""
+    """About one answer: its request id, when its data was generated, its sources, and the
+    data version it was served from."""
 
     request_id: str
     data_updated_at: Instant | None
     sources: list[Source]
+    data_version: DataVersionId | None
 
 
 class ListMeta(Struct, kw_only=True):
@@ -95,6 +108,7 @@ class ListMeta(Struct, kw_only=True):
     data_updated_at: Instant | None
     pagination: Pagination
     sources: list[Source]
+    data_version: DataVersionId | None
 
 
 class LookupMeta(Struct, kw_only=True):
@@ -106,6 +120,7 @@ class LookupMeta(Struct, kw_only=True):
     pagination: Pagination
     sources: list[Source]
     not_found: list[UrnText]
+    data_version: DataVersionId | None
 
 
 class CommercialErrorBody(Struct, kw_only=True, forbid_unknown_fields=True):

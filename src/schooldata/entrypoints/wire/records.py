@@ -53,6 +53,12 @@ COMMERCIAL_KEYS = {
 }
 
 
+def commercial_key(name: str) -> str:
+    """The profile's name of a changed field (domain.changes: the historic grade whole is
+    `ofsted`, the profile's `ofsted_historic_grade`)."""
+    return "ofsted_historic_grade" if name == "ofsted" else COMMERCIAL_KEYS.get(name, name)
+
+
 def camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.capitalize() for part in rest)
@@ -224,12 +230,16 @@ def public_record(school: School, *, url: str, synthetic: bool = False) -> Any:
 
 
 class Link(Struct, kw_only=True):
-    """A predecessor, successor or other linked establishment."""
+    """A predecessor, successor or other linked establishment: its name, status and dates as
+    the register lists it, closed ones included (null where the register does not)."""
 
     urn: int
     name: str | None
     link_type: str
     established: dt.date | None
+    status: str | None
+    opened: dt.date | None
+    closed: dt.date | None
 
 
 class Resources(Struct, kw_only=True):

@@ -4,6 +4,11 @@ spec, then only each school's headline rows become MeasureRecords.
 Cells go through domain.measure.parse_ees, so symbols (EES `c`, `z`, `x`, `:`, `low`, `u`; the
 older tables' `SUPP`, `NE`, `NP`, `NA`, `LOWCOV`, `NEW`) become Measure kinds, never 0;
 publication rules (Progress 8 in 2024/25) are applied to every record.
+
+Each year's release (provisional, revised, final) is what its rows' `version` column says,
+else what the file's name says (`..._revised.csv`, `england_ks4final.csv`), else unknown; it
+goes to the log's `releases`. A school row whose version differs from the one the year's
+earlier rows gave is rejected: a year has one release.
 """
 
 from __future__ import annotations
@@ -20,6 +25,11 @@ from schooldata.adapters.importers.performance.periods import academic_year, per
 from schooldata.adapters.importers.performance.spec import Measures, TableSpec
 from schooldata.domain.errors import ImportRejected, InvalidUrn
 from schooldata.domain.measure import EES_SYMBOLS, missing, parse_ees
+from schooldata.domain.releases import (
+    ReleaseStatus,
+    parse_release_status,
+    release_status_in_name,
+)
 from schooldata.domain.results import (
     NO_KS2_BASELINE_PERIODS,
     MeasureRecord,
@@ -49,6 +59,7 @@ from schooldata.ports.imports import Progress, RejectLog
 # file: the second is rejected.
 
 URN_COLUMNS = ("school_urn", "urn", "URN")
+VERSION_COLUMN = "version"
 PERIOD_COLUMNS = ("time_period", "TIME_PERIOD")
 LEVEL_COLUMN = "geographic_level"
 SCHOOL_LEVELS = frozenset({"school", "institution", "provider"})
@@ -121,6 +132,15 @@ class _Layout:
     groups: dict[str, tuple[_Reading, ...]]  # split value ("" without a split) -> readings
     shared: tuple[_Reading, ...]
     unpublished: frozenset[str]
+    version_at: int | None  # the release each row states
+    named_release: ReleaseStatus | None  # the release the file's name states
+
+    def release(self, row: list[str]) -> ReleaseStatus | None:
+        if self.version_at is not None:
+            stated = parse_release_status(row[self.version_at])
+            if stated is not None:
+                return stated
+        return self.named_release
 
     def is_school_headline(self, row: list[str]) -> bool:
         """A school's own all-pupils row (not England's, an authority's or a pupil group's)."""
@@ -192,6 +212,8 @@ def _layout(spec: TableSpec, path: DataPath, columns: Columns, period: str | Non
         groups=groups,
         shared=shared,
         unpublished=spec.unpublished - found,
+        version_at=columns.index(VERSION_COLUMN),
+        named_release=release_status_in_name(name),
     )
 
 
@@ -253,6 +275,8 @@ def _records(
         if spec.newest_period is not None and period > spec.newest_period:
             log.skipped += 1
             continue
+        if not _one_release(log, period, layout.release(row), line, urn):
+            continue
         shown = "" if layout.split_at is None else row[layout.split_at].strip()
         value = shown.lower()
         readings = layout.groups.get(value)
@@ -274,6 +298,19 @@ def _records(
             record = MeasureRecord(urn, spec.dataset, period, reading.code, measure, cohort)
             yield apply_publication_rules(record)
     counter.done()
+
+
+def _one_release(
+    log: RejectLog, period: str, release: ReleaseStatus | None, line: int, urn: Urn
+) -> bool:
+    """Note the year's release; False (the row rejected) when it contradicts the year's."""
+    held = log.releases.setdefault(period, release)
+    if held is release:
+        return True
+    said = "no version" if release is None else f"version {release.value!r}"
+    first = "none" if held is None else repr(held.value)
+    log.reject(line, f"URN {urn}: {said} for {period}, whose earlier rows say {first}")
+    return False
 
 
 def _unpublished(
