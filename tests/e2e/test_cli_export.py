@@ -69,7 +69,8 @@ def test_a_csv_file_has_a_sidecar_naming_its_sources_licences_and_data_version(
     sidecar = json.loads((tmp_path / "results.csv.meta.json").read_text(encoding="utf-8"))
     assert sidecar["rows"] == len(rows) > 0 and sidecar["file"] == "results.csv"
     assert sidecar["dataset"] == "results" and sidecar["filters"] == {"phase": "secondary"}
-    assert sidecar["data_version"] == app.ports.schools.version()
+    version = app.ports.datasets.data_version()
+    assert version is not None and sidecar["data_version"] == version.id
     assert sidecar["licences"] == ["Open Government Licence v3.0"]
     assert sidecar["sources"][0]["attribution"]
     assert f"Wrote {len(rows)} rows" in result.stderr
