@@ -25,6 +25,7 @@ pytest_plugins = [
     "features.steps.data",
     "features.steps.questions",
     "features.steps.answers",
+    "features.steps.tables",
 ]
 
 CAPABILITIES = {

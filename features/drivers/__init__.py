@@ -17,6 +17,8 @@ faces is cross-checked against the domain library's answer to the same question 
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -55,6 +57,11 @@ def counts(pagination: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if pagination is None:
         return None
     return {k: v for k, v in pagination.items() if k not in PAGE_LINKS}
+
+
+def csv_rows(text: str) -> list[dict[str, str]]:
+    """CSV text as the rows a spreadsheet reads from it: column name -> cell text."""
+    return list(csv.DictReader(io.StringIO(text, newline="")))
 
 
 def with_not_found(answer: Answer) -> Answer:
@@ -160,6 +167,16 @@ class Driver:
 
     def meta(self) -> Answer:
         return self._checked("meta")
+
+    # ------------------------------------------------------------------ tables (CSV)
+
+    def search_table(self, params: Params) -> list[dict[str, str]]:
+        """The public search as CSV, each row as a spreadsheet reads it (column -> cell)."""
+        raise FaceCannot(f"the {self.face} face writes no CSV")
+
+    def list_table(self, params: Params) -> list[dict[str, str]]:
+        """The commercial school list as CSV (the current caller's key or plan)."""
+        raise FaceCannot(f"the {self.face} face writes no CSV")
 
     # ------------------------------------------------------------------ transport only
 

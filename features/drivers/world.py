@@ -24,6 +24,7 @@ from schooldata.domain.metering import month_period
 from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.plans import DEFAULT_PLANS, PlanCatalogue
 from schooldata.domain.results import MeasureRecord
+from schooldata.domain.urn import Urn
 
 BASE_URL = "http://testserver.local"
 # A Friday in November 2026, half-way through a second: after report cards began (2025-11-10)
@@ -152,6 +153,16 @@ class World:
         self._limits.setdefault(plan, {}).update(limits)
 
     # ------------------------------------------------------------------ data
+
+    def name_school(self, urn: int, name: str) -> None:
+        """Rename one school, as a publisher's next file would: the register replaced whole."""
+        schools = [
+            evolve(school, name=name) if school.urn == Urn(urn) else school
+            for school in self.store.iter_all()
+        ]
+        assert any(school.urn == Urn(urn) for school in schools), f"no school {urn} in the dataset"
+        with self.store.transaction() as tx:
+            tx.replace_schools(schools=schools)
 
     def add_measures(self, records: Iterable[MeasureRecord]) -> None:
         self._measures.extend(records)
