@@ -45,6 +45,7 @@ class Settings:
     key_secret: str | None = None
     plans_file: Path | None = None
     base_url: str | None = None
+    allowed_hosts: tuple[str, ...] = ()
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
@@ -90,6 +91,7 @@ _FIELDS: dict[str, str] = {
     "key_secret": "str",
     "plans_file": "path",
     "base_url": "str",
+    "allowed_hosts": "list",
     "host": "str",
     "port": "int",
     "workers": "int",
@@ -189,7 +191,21 @@ def validate(settings: Settings) -> Settings:
     for name in ("gias_base_url", "codepoint_url"):
         if not str(getattr(settings, name)).startswith(("http://", "https://")):
             raise SettingsError(f"{ENV_PREFIX}{name.upper()} must be an http:// or https:// URL")
+    _validate_hosts(settings)
     return settings
+
+
+def _validate_hosts(settings: Settings) -> None:
+    """The base URL and the allowed hosts name hosts (entrypoints/hosts.py reads them)."""
+    from schooldata.entrypoints.hosts import HostError, HostPolicy
+
+    if settings.base_url is not None and not settings.base_url.startswith(("http://", "https://")):
+        raise SettingsError(f"{ENV_PREFIX}BASE_URL must be an http:// or https:// URL")
+    try:
+        HostPolicy.configured(base_url=settings.base_url, allowed_hosts=settings.allowed_hosts)
+    except HostError as error:
+        name = "ALLOWED_HOSTS" if "base URL" not in str(error) else "BASE_URL"
+        raise SettingsError(f"{ENV_PREFIX}{name}: {error}") from None
 
 
 def with_overrides(settings: Settings, **changes: Any) -> Settings:

@@ -17,10 +17,12 @@ from schooldata.bootstrap import bootstrap_memory
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.entrypoints.rest.app import create_app
 
+BASE_URL = "http://testserver.local"  # the test client's host, as a deployment configures it
+
 
 @contextmanager
 def serving(application: Application) -> Iterator[TestClient]:  # type: ignore[type-arg]
-    with TestClient(app=create_app(application)) as client:  # type: ignore[arg-type]
+    with TestClient(app=create_app(application, base_url=BASE_URL)) as client:  # type: ignore[arg-type]
         yield client
 
 
@@ -150,7 +152,12 @@ def test_the_landing_page_links_the_mcp_endpoint_when_it_is_mounted(app: Applica
     from schooldata.entrypoints.mcp_server.mount import build_mount
 
     mount = build_mount(app)
-    asgi = create_app(app, extra_route_handlers=mount.route_handlers, lifespan=mount.lifespan)
+    asgi = create_app(
+        app,
+        base_url=BASE_URL,
+        extra_route_handlers=mount.route_handlers,
+        lifespan=mount.lifespan,
+    )
     with TestClient(app=asgi) as client:  # type: ignore[arg-type]
         assert 'href="/mcp"' in client.get("/").text
         assert (

@@ -25,14 +25,24 @@ def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None 
     """REST and MCP on one server: the composition root mounts MCP into the REST app.
     With `tracing` (see `observability.tracing`) every HTTP request, database statement and
     Redis command is traced; without it nothing of OpenTelemetry is wrapped around anything."""
+    from schooldata.entrypoints.hosts import HostPolicy
     from schooldata.entrypoints.mcp_server.mount import build_mount
     from schooldata.entrypoints.observability.metrics import Metrics
     from schooldata.entrypoints.rest.app import create_app
 
     metrics = Metrics()
+    # One allow-list of hosts for every route: the edge judges each request's Host by it, and
+    # the MCP endpoint each Origin.
+    hosts = HostPolicy.configured(
+        base_url=settings.base_url,
+        allowed_hosts=settings.allowed_hosts,
+        served_host=settings.host,
+        served_port=settings.port,
+    )
     mount = build_mount(
         app,
         base_url=settings.base_url,
+        hosts=hosts,
         max_body_bytes=settings.max_body_bytes,
         on_tool_call=lambda tool, outcome: metrics.mcp_call(tool, outcome=outcome),
         observer=metrics,
@@ -49,6 +59,7 @@ def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None 
         max_body_bytes=settings.max_body_bytes,
         metrics=metrics,
         cors_origins=settings.cors_origins,
+        allowed_hosts=hosts,
     )
     if tracing is None:
         return asgi

@@ -110,4 +110,9 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
             env[f"SCHOOLDATA_{name.upper()}"] = str(value)
     if settings.cors_origins:
         env["SCHOOLDATA_CORS_ORIGINS"] = ",".join(settings.cors_origins)
+    if settings.allowed_hosts:
+        env["SCHOOLDATA_ALLOWED_HOSTS"] = ",".join(settings.allowed_hosts)
+    # The served address is a default allowed host (entrypoints/hosts.py): the workers'.
+    env["SCHOOLDATA_HOST"] = settings.host
+    env["SCHOOLDATA_PORT"] = str(settings.port)
     return env

@@ -1,8 +1,9 @@
 """The ASGI wrapper around the SDK's stateless JSON transport: what the SDK does not know.
 
 In order, for each HTTP request to `/mcp`:
-1. Host/Origin (DNS rebinding), with the deliberate allow-list of `mount`: a request for
-   another host is not for this server (421/403), whatever else it carries.
+1. Host/Origin (DNS rebinding), by the server's one allow-list of hosts (`guard`,
+   `entrypoints/hosts.py`): a request for another host is not for this server (421/403),
+   whatever else it carries.
 2. Credentials -> the caller (bad credentials -> 401 with the commercial body, whatever the
    method or version: DECISIONS, Authentication 3 and 6).
 3. Only POST: a stateless server offers no GET stream and no sessions to DELETE (405).
@@ -27,11 +28,12 @@ from typing import Any, Protocol
 
 import anyio.to_thread
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
 
 from schooldata.application.pipeline import Pipeline, Refused
 from schooldata.domain.errors import without_keys_in
+from schooldata.entrypoints import early
+from schooldata.entrypoints.hosts import HostPolicy
 from schooldata.entrypoints.mcp_server import routing, state
 from schooldata.entrypoints.mcp_server.auth import (
     NO_STORE,
@@ -64,7 +66,7 @@ class McpEndpoint:
         pipeline: Pipeline,
         *,
         sessions: SessionSource,
-        security: TransportSecuritySettings,
+        hosts: HostPolicy,
         base_url: str | None,
         max_body_bytes: int,
         direct: DirectCalls,
@@ -72,16 +74,21 @@ class McpEndpoint:
         self._pipeline = pipeline
         self._direct = direct
         self._sessions = sessions
-        self._guard = HostGuard(security)
+        self._guard = HostGuard(hosts)
         self._base_url = base_url.rstrip("/") if base_url else None
         self._max_body_bytes = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # pragma: no cover - Litestar routes only HTTP here
             return
-        refusal = await self._guard.refusal(scope, receive)
-        if refusal is not None:
-            await refusal(scope, receive, send)
+        if (refusal := self._guard.refusal(scope)) is not None:
+            status, code, message = refusal
+            request_id = request_id_in(scope)
+            _, headers, body = early.refusal(
+                status, code, message, request_id=request_id, shape="mcp"
+            )
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
             return
         try:
             caller = await authenticate(self._pipeline, scope)
