@@ -16,6 +16,7 @@ SDK's 413) and handed on unchanged:
 - A 2026-07-28 notification whose `Mcp-Method` header is missing or names another method ->
   400, -32020 with a null id (the SDK would acknowledge it with 202). The header is required on
   "all requests and notifications".
+- A body (any era) whose objects name a member twice -> 400, -32600 (`entrypoints/json_body`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from mcp_types import (
 )
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
+from schooldata.entrypoints.json_body import duplicate_member
 from schooldata.entrypoints.mcp_server.server import HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS
 from schooldata.entrypoints.scope import first_header
 
@@ -73,6 +75,8 @@ class Checked:
 async def check(scope: Scope, receive: Receive, *, max_body_bytes: int) -> Checked:
     version = first_header(scope, b"mcp-protocol-version")
     body, receive = await _peek(scope, receive, max_body_bytes)
+    if body is not None and (name := duplicate_member(body)) is not None:
+        return Checked(_duplicated(name, body), receive)
     if version is None or version in HANDSHAKE_VERSIONS:
         # A handshake era: the SDK answers, except a body that is JSON but no JSON-RPC
         # message (its answer would be -32602 with a validation dump, not -32600).
@@ -111,6 +115,14 @@ def _not_a_message(body: bytes | None) -> Refusal | None:
     if not isinstance(decoded.get("method"), str) and not is_response:
         return Refusal(INVALID_REQUEST, "A JSON-RPC request needs a method.", _id_of(decoded))
     return None
+
+
+def _duplicated(name: str, body: bytes) -> Refusal:
+    """-32600 for a body that names a member twice in one object (in every era: which of
+    the two a reader keeps is not the client's to guess)."""
+    shown = json.dumps(name[:40] + ("..." if len(name) > 40 else ""))
+    message = f"An object in the request names the member {shown} more than once."
+    return Refusal(INVALID_REQUEST, message, _id_of(_decode(body)))
 
 
 def _header_required(message: Mapping[str, Any] | None) -> Refusal | None:
