@@ -19,7 +19,7 @@ ENV_PREFIX = "SCHOOLDATA_"
 LOG_FORMATS = ("json", "text")
 # Listening on every interface: a client on this machine reaches it on loopback.
 WILDCARD_HOSTS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
-MAX_HEADER_TIMEOUT_SECONDS = 600
+MAX_TIMEOUT_SECONDS = 600
 MIN_CONNECTIONS, MAX_CONNECTIONS = 64, 1_000_000
 # Where `schooldata refresh` finds the publishers' files (docs/configuration.md).
 GIAS_BASE_URL = "https://ea-edubase-api-prod.azurewebsites.net/edubase/downloads/public/"
@@ -54,7 +54,9 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     replay_mb: int = 32
     header_timeout_seconds: int = 30
-    max_connections: int = 4096
+    body_timeout_seconds: int = 10
+    answer_timeout_seconds: int = 30
+    max_connections: int = 8192
     gias_base_url: str = GIAS_BASE_URL
     codepoint_url: str = CODEPOINT_URL
 
@@ -100,6 +102,8 @@ _FIELDS: dict[str, str] = {
     "max_body_bytes": "int",
     "replay_mb": "int",
     "header_timeout_seconds": "int",
+    "body_timeout_seconds": "int",
+    "answer_timeout_seconds": "int",
     "max_connections": "int",
     "gias_base_url": "str",
     "codepoint_url": "str",
@@ -178,11 +182,12 @@ def validate(settings: Settings) -> Settings:
         raise SettingsError(f"{ENV_PREFIX}MAX_BODY_BYTES must be at least 1024")
     if not 0 <= settings.replay_mb <= 4096:
         raise SettingsError(f"{ENV_PREFIX}REPLAY_MB must be 0-4096, got {settings.replay_mb}")
-    if not 1 <= settings.header_timeout_seconds <= MAX_HEADER_TIMEOUT_SECONDS:
-        raise SettingsError(
-            f"{ENV_PREFIX}HEADER_TIMEOUT_SECONDS must be 1-{MAX_HEADER_TIMEOUT_SECONDS}, "
-            f"got {settings.header_timeout_seconds}"
-        )
+    for name in ("header_timeout_seconds", "body_timeout_seconds", "answer_timeout_seconds"):
+        seconds = getattr(settings, name)
+        if not 1 <= seconds <= MAX_TIMEOUT_SECONDS:
+            raise SettingsError(
+                f"{ENV_PREFIX}{name.upper()} must be 1-{MAX_TIMEOUT_SECONDS}, got {seconds}"
+            )
     if not MIN_CONNECTIONS <= settings.max_connections <= MAX_CONNECTIONS:
         raise SettingsError(
             f"{ENV_PREFIX}MAX_CONNECTIONS must be {MIN_CONNECTIONS}-{MAX_CONNECTIONS}, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import os
 
+from schooldata.bootstrap.asgi import SERVED_VARIABLE
 from schooldata.bootstrap.production import _prepare, _wire
 from schooldata.settings import Settings
 
@@ -90,7 +91,7 @@ def server_loop() -> str:
 
 def _settings_environment(settings: Settings) -> dict[str, str]:
     """Hand the resolved settings to worker processes through their environment."""
-    env = {"SCHOOLDATA_HOME": str(settings.home)}
+    env = {"SCHOOLDATA_HOME": str(settings.home), SERVED_VARIABLE: "granian"}
     names = (
         "database_url",
         "redis_url",
@@ -101,6 +102,8 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
         "max_body_bytes",
         "replay_mb",
         "header_timeout_seconds",
+        "body_timeout_seconds",
+        "answer_timeout_seconds",
         "max_connections",
         "workers",  # several workers without Redis share their rate windows (_rate_limiter)
     )

@@ -112,6 +112,8 @@ class McpEndpoint:
             await _plain(respond, 400, body, [JSON])
             return
         checked = await routing.check(scope, receive, max_body_bytes=self._max_body_bytes)
+        if checked.gone:
+            return  # the client went away mid-body: no one to answer
         if checked.refusal is not None:
             await _plain(respond, 400, checked.refusal.body(), [JSON])
             return

@@ -65,16 +65,21 @@ class Refusal:
 @frozen
 class Checked:
     """What `check` found: a refusal or None, the `receive` to hand on (it replays what was
-    read), and the decoded body when the request is of the 2026-07-28 era (else None)."""
+    read), the decoded body when the request is of the 2026-07-28 era (else None), and
+    whether the client went away before its body was whole (nothing to answer then: the
+    HTTP edge answers a body that timed out)."""
 
     refusal: Refusal | None
     receive: Receive
     message: Mapping[str, Any] | None = None
+    gone: bool = False
 
 
 async def check(scope: Scope, receive: Receive, *, max_body_bytes: int) -> Checked:
     version = first_header(scope, b"mcp-protocol-version")
-    body, receive = await _peek(scope, receive, max_body_bytes)
+    body, receive, gone = await _peek(scope, receive, max_body_bytes)
+    if gone:
+        return Checked(None, receive, gone=True)
     if body is not None and (name := duplicate_member(body)) is not None:
         return Checked(_duplicated(name, body), receive)
     if version is None or version in HANDSHAKE_VERSIONS:
@@ -185,9 +190,10 @@ def _loads(body: bytes) -> Any:
         return json.loads(body)
 
 
-async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive]:
+async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive, bool]:
     """The whole body (None when it is over `limit`: then only what was read is replayed, and
-    the rest is left for the SDK to refuse) and a `receive` that replays it.
+    the rest is left for the SDK to refuse), a `receive` that replays it, and whether the
+    client went away (`http.disconnect`) before the body was whole.
 
     A body whose Content-Length bytes have all arrived is whole: the server has no more to
     give (HTTP frames it by that length), so its closing empty message is not waited for.
@@ -196,7 +202,7 @@ async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | Non
     # (ASCII digits only: `str.isdigit` also passes "²", which `int` refuses)
     length = int(declared) if declared.isascii() and declared.isdigit() else None
     if length is not None and length > limit:
-        return None, receive
+        return None, receive, False
     if length is not None and first_header(scope, b"transfer-encoding") is not None:
         length = None  # (framed by its chunks, not its length)
     read: deque[Message] = deque()
@@ -216,4 +222,5 @@ async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | Non
         return read.popleft() if read else await receive()
 
     body = b"".join(m.get("body", b"") for m in read if m.get("type") == "http.request")
-    return (body if complete and size <= limit else None), replay
+    gone = not complete and bool(read) and read[-1].get("type") == "http.disconnect"
+    return (body if complete and size <= limit else None), replay, gone

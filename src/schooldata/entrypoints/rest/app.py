@@ -127,6 +127,7 @@ def create_app(
     cors_origins: Sequence[str] = (),
     mounted: Mapping[str, ASGIApp] | None = None,
     allowed_hosts: HostPolicy | None = None,
+    body_timeout_seconds: float = 10.0,
 ) -> ASGIApp:
     """The served ASGI application: the edge (`edge.py`), then the registry's GETs answered
     directly (`dispatch.py`), then Litestar for everything else.
@@ -136,7 +137,8 @@ def create_app(
     `mounted`: other faces' endpoints by exact path, answered before Litestar's router too
     (each also among `extra_route_handlers`, which serve the same endpoint otherwise);
     `allowed_hosts`: the hosts a request may name (default: the loopback names on any port
-    and the base URL's host; `entrypoints/hosts.py`)."""
+    and the base URL's host; `entrypoints/hosts.py`); `body_timeout_seconds`: how long a
+    request body may take to arrive (then 408)."""
     metrics = metrics or Metrics()
     routes = Routes(app.pipeline.observed_by(metrics), base_url=base_url)
     litestar = create_litestar(
@@ -155,4 +157,5 @@ def create_app(
         cors=Cors(cors_policy(cors_origins)),
         synthetic=labels_synthetic_data(app.about),
         allowed_hosts=allowed_hosts or HostPolicy.configured(base_url=base_url),
+        body_timeout_seconds=body_timeout_seconds,
     )

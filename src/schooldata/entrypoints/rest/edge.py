@@ -10,6 +10,9 @@ answer needs the same request id, CORS and validators whichever road it took:
   (`entrypoints/hosts.py`: absolute URLs come from the base URL or the vetted `Host`);
 - a key in the query string refused (400 `api_key_in_query`) before anything else runs;
 - a request body in a coding the service does not decode refused (415);
+- a request body that has not all arrived within the body timeout cut: 408 where an answer
+  can still be sent, then the connection closed (the server offers no such bound: granian
+  times only the request head, so a body that never finishes held its connection for ever);
 - HEAD answered as GET without the body; OPTIONS' `Allow` names HEAD beside GET;
 - CORS for the public GETs (`cors`); HTTP caching and content coding (`representation`):
   public GET 200s get a strong ETag per representation, `Cache-Control: public`, a 304 for a
@@ -21,6 +24,7 @@ answer needs the same request id, CORS and validators whichever road it took:
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
@@ -59,6 +63,8 @@ SYNTHETIC_HEADER = (b"x-data-source", b"synthetic-demo")
 _WANTED = {
     b"host": "host",
     b"content-encoding": "coding",
+    b"content-length": "length",
+    b"transfer-encoding": "chunked",
     b"authorization": "credentials",
     b"x-api-key": "credentials",
     b"origin": "origin",
@@ -73,6 +79,7 @@ class _Request:
     """What the edge read of one request, and what it saw of its answer."""
 
     __slots__ = (
+        "body",
         "codings",
         "cors",
         "grant",
@@ -83,7 +90,9 @@ class _Request:
         "options",
         "seen",
         "size",
+        "started",
         "status",
+        "timed_out",
     )
 
     def __init__(self, seen: dict[str, Any], id_header: tuple[bytes, bytes], method: str) -> None:
@@ -91,6 +100,9 @@ class _Request:
         self.hosts: list[bytes] = []  # every Host header value
         self.codings: list[bytes] = []  # every Content-Encoding header value
         self.http11 = False  # an HTTP/1.1 request (which must name its host)
+        self.body = False  # it says it carries a body (Content-Length > 0, or chunked)
+        self.started = False  # the answer's start has gone to the server
+        self.timed_out = False  # its body did not arrive within the body timeout
         self.id_header = id_header
         self.head = method == "HEAD"
         self.options = method == "OPTIONS"
@@ -115,11 +127,14 @@ class HttpEdge:
         access: AccessLog | None = None,
         synthetic: Callable[[], bool] = lambda: False,
         allowed_hosts: hosts.HostPolicy = hosts.LOOPBACK,
+        body_timeout_seconds: float = 10.0,
     ) -> None:
         """`synthetic()`: whether the data served now is the synthetic demo, without
-        waiting (`labels_synthetic_data`); `allowed_hosts`: the hosts requests may name."""
+        waiting (`labels_synthetic_data`); `allowed_hosts`: the hosts requests may name;
+        `body_timeout_seconds`: how long a request's whole body may take to arrive."""
         self._app = app
         self._hosts = allowed_hosts
+        self._body_seconds = body_timeout_seconds
         self._new_request_id = new_request_id
         self._metrics = metrics
         self._cors = cors
@@ -149,6 +164,10 @@ class HttpEdge:
                 request.hosts.append(bytes(value))
             elif field == "coding":
                 request.codings.append(bytes(value))
+            elif field == "length":
+                request.body = request.body or bytes(value).strip() not in (b"0", b"")
+            elif field == "chunked":
+                request.body = True
             elif field not in seen:
                 seen[field] = True if field == "credentials" else bytes(value)
         if request.head:
@@ -205,7 +224,49 @@ class HttpEdge:
         elif readable and method in ("GET", "HEAD"):
             request.cors = True
             request.grant = None if request.credentials else allowed
+        if request.body:
+            await self._with_body_deadline(scope, receive, send, request, path)
+            return
         await self._app(scope, receive, self._sender(scope, send, request))
+
+    async def _with_body_deadline(
+        self, scope: Scope, receive: Receive, send: Send, request: _Request, path: str
+    ) -> None:
+        """The app, reading a body that must all arrive within the body timeout of the
+        request head. Past it, the app's next read is told the client went away, whatever
+        it answers then is dropped, and the client gets 408 in its tier's shape (unless an
+        answer had already started), with `Connection: close`: the rest of the body is
+        never read."""
+        deadline = asyncio.get_running_loop().time() + self._body_seconds
+        complete = False
+
+        async def bounded_receive() -> Message:
+            nonlocal complete
+            if request.timed_out:
+                return {"type": "http.disconnect"}
+            if complete:
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                request.timed_out = True
+                return {"type": "http.disconnect"}
+            if message.get("type") != "http.request" or not message.get("more_body", False):
+                complete = True
+            return message
+
+        try:
+            await self._app(scope, bounded_receive, self._sender(scope, send, request))
+        except Exception:
+            if not request.timed_out:
+                raise
+        if request.timed_out and not request.started:
+            scope[ROUTE_LABEL_KEY] = "(body_timeout)"
+            message = f"The request body did not arrive within {self._body_seconds:g} seconds."
+            await self._refuse(
+                scope, send, request, path, 408, "request_timeout", message, close=True
+            )
 
     def _unreadable(self, request: _Request, path: str) -> tuple[str, int, str, str] | None:
         """(route label, status, code, message) for a request this server must not read: a
@@ -271,6 +332,8 @@ class HttpEdge:
 
         async def edge_send(message: Message) -> None:
             nonlocal held, streaming
+            if request.timed_out and not request.started:
+                return  # an answer to a body that never came: the edge answers 408 instead
             if message["type"] == "http.response.start":
                 held = message
                 request.status = int(message["status"])
@@ -285,6 +348,7 @@ class HttpEdge:
                 kept, found = _kept(held.get("headers", ()), keep_length=True)
                 vary = found.get(b"vary")
                 headers = self._finish(scope, request, kept, vary, found.get(b"cache-control"))
+                request.started = True
                 await send({**held, "headers": headers})
             if streaming:
                 request.size += len(body)
@@ -292,6 +356,7 @@ class HttpEdge:
                 return
             status, headers, body = self._represent(scope, request, held, body)
             request.status, request.size = status, len(body)
+            request.started = True
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": b"" if request.head else body})
 
@@ -304,6 +369,7 @@ class HttpEdge:
         headers = [*headers, request.id_header]
         if self._synthetic():
             headers.append(SYNTHETIC_HEADER)
+        request.started = True
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"" if request.head else body})
 
