@@ -147,6 +147,10 @@ class World:
         for outage in self.outages[dependency]:
             outage.down = True
 
+    def restore(self, dependency: str) -> None:
+        for outage in self.outages[dependency]:
+            outage.down = False
+
     def limit_plan(self, plan: str, **limits: int) -> None:
         if self._app is not None:
             raise AssertionError("set plan limits in a Given step before anything is asked")

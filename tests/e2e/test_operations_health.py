@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -74,6 +75,21 @@ def test_not_ready_when_the_database_fails_and_no_internals_leak(app: Applicatio
     assert checks["database"] == {"status": "error", "error": "ConnectionError"}
     assert checks["dataset"]["status"] == "unknown"
     assert "hunter2" not in response.text and "10.0.0.9" not in response.text
+
+
+def test_a_failed_readiness_check_logs_one_line_without_a_traceback(
+    app: Application, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="schooldata.operations")
+    with serving(with_ports(app, datasets=BrokenRegistry())) as client:
+        client.get("/ready")
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    line = warnings[0].getMessage()
+    assert line.startswith("readiness check failed: ConnectionError")
+    assert "\n" not in line and warnings[0].exc_info is None
+    debug = [r for r in caplog.records if r.levelno == logging.DEBUG]
+    assert debug and debug[0].exc_info is not None  # the traceback, for whoever asks for it
 
 
 class PingedLimiter(InMemoryRateLimiter):
