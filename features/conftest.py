@@ -26,6 +26,7 @@ pytest_plugins = [
     "features.steps.questions",
     "features.steps.answers",
     "features.steps.tables",
+    "features.steps.hosts",
 ]
 
 CAPABILITIES = {

@@ -72,6 +72,17 @@ def with_not_found(answer: Answer) -> Answer:
     return evolve(answer, body={"data": answer.body, "not_found": answer.meta["not_found"]})
 
 
+@frozen(kw_only=True)
+class Refusal:
+    """A refusal at the HTTP transport, before any face read the request: its status, its
+    error code (in the face's error shape), its request id, and everything it showed."""
+
+    status: int
+    code: str
+    request_id: str
+    shown: str  # the body and every header, as one text
+
+
 class FaceCannot(Exception):
     """This face has no way to ask this question; the scenario is skipped on it."""
 
@@ -199,6 +210,10 @@ class Driver:
     def oversized_call(self, kib: int) -> tuple[int, dict[str, Any]]:
         """A `tools/call` whose body is `kib` KiB: (HTTP status, the JSON answer)."""
         raise FaceCannot(f"the {self.face} face has no request bodies")
+
+    def school_for_host(self, urn: str, host: str) -> Refusal:
+        """The school's record asked with `Host: host` (HTTP faces): how it was refused."""
+        raise FaceCannot(f"the {self.face} face has no Host header")
 
     # ------------------------------------------------------------------ the cross-check
 
