@@ -26,6 +26,8 @@ pytest_plugins = [
     "features.steps.questions",
     "features.steps.answers",
     "features.steps.history",
+    "features.steps.tables",
+    "features.steps.hosts",
 ]
 
 CAPABILITIES = {

@@ -99,6 +99,32 @@ Feature: Rate limits and quotas
       And I am told to retry when the next month begins
       And my organisation has used 3 requests this month
 
+  Rule: A request the service fails is never charged
+    A failure of the service (a dependency down) costs the customer no quota: the use is
+    charged once the answer is known, and only an answer or a finding is one. (A REST request
+    refused for its arguments stays metered, below.)
+
+    Scenario: A profile asked while the school register is down is not charged
+      Given I hold a key on the "developer" plan
+      And the school register is unavailable
+      When I ask for the profile of school "100001" 3 times
+      Then 0 requests are answered and 3 are refused with "service_unavailable"
+      And my organisation has used 0 requests this month
+
+    Scenario: Once the register is back, each answer is charged again
+      Given I hold a key on the "developer" plan
+      And the school register is unavailable
+      When I ask for the profile of school "100001"
+      And the school register is back
+      And I ask for the profile of school "100001" 2 times
+      Then my organisation has used 2 requests this month
+
+    Scenario: A school not found while the register answers is still charged
+      Given I hold a key on the "developer" plan
+      When I ask for the profile of school "999999"
+      Then the request is refused with "not_found"
+      And my organisation has used 1 request this month
+
   Rule: A request that ran is metered whatever it found
 
     Scenario: Looking near an unknown postcode is metered: the postcode was looked up

@@ -40,3 +40,26 @@ Feature: What every response over the wire carries
     Scenario: An MCP request body over 64 KiB is refused before it is read
       Given I hold a key on the "enterprise" plan
       Then a tools/call of 65 KiB is refused with HTTP 413 and JSON-RPC error -32600
+
+  Rule: Absolute URLs come from configuration or a host the service answers to, never from the client
+    Every absolute URL in an answer starts from the configured base URL or the request's Host,
+    so a request may only name a host the service answers to; one that names another host, or
+    no host at all, is refused before any answer is built (issue 51).
+
+    Scenario: A request naming another host is refused and the host is never repeated
+      Given I am an anonymous caller
+      When I ask for the school "100001" naming the host "evil.example"
+      Then the request is refused with HTTP 421 "misdirected_request" and a request id
+      And nothing in the answer names "evil.example"
+
+    Scenario Outline: A Host that names no host is a 400, never a 500
+      Given I am an anonymous caller
+      When I ask for the school "100001" naming the host "<host>"
+      Then the request is refused with HTTP 400 "invalid_request" and a request id
+
+      Examples:
+        | host                        |
+        | a:/b                        |
+        | 127.0.0.1:/x                |
+        | http://x                    |
+        | 127.0.0.1:8790@evil.example |

@@ -17,6 +17,8 @@ faces is cross-checked against the domain library's answer to the same question 
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -57,12 +59,28 @@ def counts(pagination: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return {k: v for k, v in pagination.items() if k not in PAGE_LINKS}
 
 
+def csv_rows(text: str) -> list[dict[str, str]]:
+    """CSV text as the rows a spreadsheet reads from it: column name -> cell text."""
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
 def with_not_found(answer: Answer) -> Answer:
     """A lookup's answer as every face shows it: its data and the URNs not found."""
     if not answer.ok:
         return answer
     assert answer.meta is not None, f"{answer.face}: a lookup answered without its meta"
     return evolve(answer, body={"data": answer.body, "not_found": answer.meta["not_found"]})
+
+
+@frozen(kw_only=True)
+class Refusal:
+    """A refusal at the HTTP transport, before any face read the request: its status, its
+    error code (in the face's error shape), its request id, and everything it showed."""
+
+    status: int
+    code: str
+    request_id: str
+    shown: str  # the body and every header, as one text
 
 
 class FaceCannot(Exception):
@@ -167,6 +185,16 @@ class Driver:
     def meta(self) -> Answer:
         return self._checked("meta")
 
+    # ------------------------------------------------------------------ tables (CSV)
+
+    def search_table(self, params: Params) -> list[dict[str, str]]:
+        """The public search as CSV, each row as a spreadsheet reads it (column -> cell)."""
+        raise FaceCannot(f"the {self.face} face writes no CSV")
+
+    def list_table(self, params: Params) -> list[dict[str, str]]:
+        """The commercial school list as CSV (the current caller's key or plan)."""
+        raise FaceCannot(f"the {self.face} face writes no CSV")
+
     # ------------------------------------------------------------------ transport only
 
     def key_in_query(self) -> Answer:
@@ -188,6 +216,10 @@ class Driver:
     def oversized_call(self, kib: int) -> tuple[int, dict[str, Any]]:
         """A `tools/call` whose body is `kib` KiB: (HTTP status, the JSON answer)."""
         raise FaceCannot(f"the {self.face} face has no request bodies")
+
+    def school_for_host(self, urn: str, host: str) -> Refusal:
+        """The school's record asked with `Host: host` (HTTP faces): how it was refused."""
+        raise FaceCannot(f"the {self.face} face has no Host header")
 
     # ------------------------------------------------------------------ the cross-check
 

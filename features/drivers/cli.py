@@ -19,7 +19,7 @@ from typing import Any
 from attrs import evolve
 from click.testing import CliRunner, Result
 
-from features.drivers import Answer, Driver, FaceCannot, Params
+from features.drivers import Answer, Driver, FaceCannot, Params, csv_rows
 from features.drivers.stage import Stage
 from features.drivers.world import World
 from schooldata.entrypoints.cli.app import cli
@@ -163,6 +163,24 @@ class CliDriver(Driver):
 
     def _meta(self) -> Answer:
         return self._run(["meta"])
+
+    # ------------------------------------------------------------------ tables (CSV)
+
+    def search_table(self, params: Params) -> list[dict[str, str]]:
+        rest = dict(params)
+        query = rest.pop("query", None)
+        words = [] if query is None else [query]
+        return self._csv(["search", *words, *options(rest, SEARCH_OPTIONS)], as_plan=False)
+
+    def list_table(self, params: Params) -> list[dict[str, str]]:
+        return self._csv(["schools", *options(params, OPTIONS)])
+
+    def _csv(self, words: Sequence[str], *, as_plan: bool = True) -> list[dict[str, str]]:
+        plan = self.credentials.plan if self.credentials and as_plan else None
+        args = [*(["--as-plan", plan] if plan else []), "--format", "csv", *words]
+        result: Result = CliRunner().invoke(cli, args, obj=self._runtime)
+        assert result.exit_code == 0, f"`schooldata {' '.join(args)}`: {result.output}"
+        return csv_rows(result.stdout)
 
     # ------------------------------------------------------------------ the command line
 

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 from litestar.testing import TestClient
 
-from features.drivers import Answer, Driver, FaceCannot, Params
+from features.drivers import Answer, Driver, FaceCannot, Params, Refusal
 
 MODERN = "2026-07-28"
 CLIENT_INFO = {"name": "schooldata-features", "version": "1.0"}
@@ -139,6 +139,31 @@ class McpDriver(Driver):
         assert response.headers["content-type"].startswith("application/json"), response.text
         answer: dict[str, Any] = response.json()
         return response.status_code, answer
+
+    def school_for_host(self, urn: str, host: str) -> Refusal:
+        body = {
+            "jsonrpc": "2.0",
+            "id": next(_ids),
+            "method": "tools/call",
+            "params": {"name": "get_school", "arguments": {"urn": urn}, "_meta": META},
+        }
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": MODERN,
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "get_school",
+            "Host": host.encode(),
+        }
+        response = self.client.post("/mcp", json=body, headers=headers)
+        error = response.json()["error"]  # a JSON-RPC error: the request was never read
+        assert error["code"] == -32600, error
+        return Refusal(
+            status=response.status_code,
+            code=error["data"]["code"],
+            request_id=error["data"]["request_id"],
+            shown=response.text + str(response.headers.multi_items()),
+        )
 
     # ------------------------------------------------------------------ JSON-RPC over HTTP
 

@@ -15,7 +15,15 @@ from urllib.parse import quote
 import httpx
 from litestar.testing import TestClient
 
-from features.drivers import Answer, Driver, FaceCannot, Params, with_not_found
+from features.drivers import (
+    Answer,
+    Driver,
+    FaceCannot,
+    Params,
+    Refusal,
+    csv_rows,
+    with_not_found,
+)
 
 API = "/api/v1"
 REQUEST_ID = re.compile(r"^req_[0-9A-Za-z]{20}$")
@@ -95,6 +103,34 @@ class RestDriver(Driver):
 
     def _meta(self) -> Answer:
         return self._get(f"{API}/meta", {}, self._headers())
+
+    def search_table(self, params: Params) -> list[dict[str, str]]:
+        return self._table(f"{API}/search", params, {})
+
+    def list_table(self, params: Params) -> list[dict[str, str]]:
+        return self._table(f"{API}/schools", params, self._headers())
+
+    def _table(self, path: str, params: Params, headers: dict[str, str]) -> list[dict[str, str]]:
+        response = self.client.get(
+            path, params=dict(params), headers={**headers, "Accept": "text/csv"}
+        )
+        assert response.status_code == 200, response.text
+        assert response.headers["content-type"].startswith("text/csv")
+        return csv_rows(response.text)
+
+    def school_for_host(self, urn: str, host: str) -> Refusal:
+        response = self.client.get(
+            f"{API}/schools/{quote(urn, safe='')}", headers={"Host": host.encode()}
+        )
+        body = response.json()
+        assert isinstance(body["error"], str), body  # the public shape: an anonymous request
+        shown = response.text + str(response.headers.multi_items())
+        return Refusal(
+            status=response.status_code,
+            code=body["code"],
+            request_id=response.headers["x-request-id"],
+            shown=shown,
+        )
 
     def key_in_query(self) -> Answer:
         key = self.credentials.bearer if self.credentials else None

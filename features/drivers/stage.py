@@ -71,7 +71,7 @@ class Stage:
     def mcp(self) -> TestClient[Any]:
         """The served app, REST and MCP together, as `bootstrap.build_asgi` builds it."""
         if self._mcp is None:
-            asgi = build_asgi(self._app, Settings(home=self._home, replay_mb=0))
+            asgi = build_asgi(self._app, Settings(home=self._home, replay_mb=0, base_url=BASE_URL))
             self._mcp = TestClient(app=asgi, base_url=BASE_URL).__enter__()
         return self._mcp
 

@@ -155,12 +155,26 @@ class World:
         for outage in self.outages[dependency]:
             outage.down = True
 
+    def restore(self, dependency: str) -> None:
+        for outage in self.outages[dependency]:
+            outage.down = False
+
     def limit_plan(self, plan: str, **limits: int) -> None:
         if self._app is not None:
             raise AssertionError("set plan limits in a Given step before anything is asked")
         self._limits.setdefault(plan, {}).update(limits)
 
     # ------------------------------------------------------------------ data
+
+    def name_school(self, urn: int, name: str) -> None:
+        """Rename one school, as a publisher's next file would: the register replaced whole."""
+        schools = [
+            evolve(school, name=name) if school.urn == Urn(urn) else school
+            for school in self.store.iter_all()
+        ]
+        assert any(school.urn == Urn(urn) for school in schools), f"no school {urn} in the dataset"
+        with self.store.transaction() as tx:
+            tx.replace_schools(schools=schools)
 
     def add_measures(self, records: Iterable[MeasureRecord]) -> None:
         self._measures.extend(records)

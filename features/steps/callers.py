@@ -103,6 +103,11 @@ def _(world: World, dependency: str) -> None:
     world.fail(dependency)
 
 
+@when(parsers.re(r"the (?P<dependency>school register|key store|usage meter) is back"))
+def _(world: World, dependency: str) -> None:
+    world.restore(dependency)
+
+
 @given("the clock is stopped")
 def _(world: World) -> None:
     world.clock.stop()

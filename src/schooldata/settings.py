@@ -25,7 +25,7 @@ ENV_PREFIX = "SCHOOLDATA_"
 LOG_FORMATS = ("json", "text")
 # Listening on every interface: a client on this machine reaches it on loopback.
 WILDCARD_HOSTS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
-MAX_HEADER_TIMEOUT_SECONDS = 600
+MAX_TIMEOUT_SECONDS = 600
 MIN_CONNECTIONS, MAX_CONNECTIONS = 64, 1_000_000
 # Where `schooldata refresh` finds the publishers' files (docs/configuration.md).
 GIAS_BASE_URL = "https://ea-edubase-api-prod.azurewebsites.net/edubase/downloads/public/"
@@ -51,6 +51,7 @@ class Settings:
     key_secret: str | None = None
     plans_file: Path | None = None
     base_url: str | None = None
+    allowed_hosts: tuple[str, ...] = ()
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
@@ -59,7 +60,9 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     replay_mb: int = 32
     header_timeout_seconds: int = 30
-    max_connections: int = 4096
+    body_timeout_seconds: int = 10
+    answer_timeout_seconds: int = 30
+    max_connections: int = 8192
     gias_base_url: str = GIAS_BASE_URL
     codepoint_url: str = CODEPOINT_URL
     change_retention_days: int = DEFAULT_RETENTION_DAYS
@@ -97,6 +100,7 @@ _FIELDS: dict[str, str] = {
     "key_secret": "str",
     "plans_file": "path",
     "base_url": "str",
+    "allowed_hosts": "list",
     "host": "str",
     "port": "int",
     "workers": "int",
@@ -105,6 +109,8 @@ _FIELDS: dict[str, str] = {
     "max_body_bytes": "int",
     "replay_mb": "int",
     "header_timeout_seconds": "int",
+    "body_timeout_seconds": "int",
+    "answer_timeout_seconds": "int",
     "max_connections": "int",
     "gias_base_url": "str",
     "codepoint_url": "str",
@@ -184,11 +190,12 @@ def validate(settings: Settings) -> Settings:
         raise SettingsError(f"{ENV_PREFIX}MAX_BODY_BYTES must be at least 1024")
     if not 0 <= settings.replay_mb <= 4096:
         raise SettingsError(f"{ENV_PREFIX}REPLAY_MB must be 0-4096, got {settings.replay_mb}")
-    if not 1 <= settings.header_timeout_seconds <= MAX_HEADER_TIMEOUT_SECONDS:
-        raise SettingsError(
-            f"{ENV_PREFIX}HEADER_TIMEOUT_SECONDS must be 1-{MAX_HEADER_TIMEOUT_SECONDS}, "
-            f"got {settings.header_timeout_seconds}"
-        )
+    for name in ("header_timeout_seconds", "body_timeout_seconds", "answer_timeout_seconds"):
+        seconds = getattr(settings, name)
+        if not 1 <= seconds <= MAX_TIMEOUT_SECONDS:
+            raise SettingsError(
+                f"{ENV_PREFIX}{name.upper()} must be 1-{MAX_TIMEOUT_SECONDS}, got {seconds}"
+            )
     if not MIN_CONNECTIONS <= settings.max_connections <= MAX_CONNECTIONS:
         raise SettingsError(
             f"{ENV_PREFIX}MAX_CONNECTIONS must be {MIN_CONNECTIONS}-{MAX_CONNECTIONS}, "
@@ -202,7 +209,21 @@ def validate(settings: Settings) -> Settings:
     for name in ("gias_base_url", "codepoint_url"):
         if not str(getattr(settings, name)).startswith(("http://", "https://")):
             raise SettingsError(f"{ENV_PREFIX}{name.upper()} must be an http:// or https:// URL")
+    _validate_hosts(settings)
     return settings
+
+
+def _validate_hosts(settings: Settings) -> None:
+    """The base URL and the allowed hosts name hosts (entrypoints/hosts.py reads them)."""
+    from schooldata.entrypoints.hosts import HostError, HostPolicy
+
+    if settings.base_url is not None and not settings.base_url.startswith(("http://", "https://")):
+        raise SettingsError(f"{ENV_PREFIX}BASE_URL must be an http:// or https:// URL")
+    try:
+        HostPolicy.configured(base_url=settings.base_url, allowed_hosts=settings.allowed_hosts)
+    except HostError as error:
+        name = "ALLOWED_HOSTS" if "base URL" not in str(error) else "BASE_URL"
+        raise SettingsError(f"{ENV_PREFIX}{name}: {error}") from None
 
 
 def with_overrides(settings: Settings, **changes: Any) -> Settings:

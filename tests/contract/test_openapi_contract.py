@@ -15,6 +15,7 @@ from tests.support.dataset import build_store
 
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.domain.plans import DEFAULT_PLANS, PlanCatalogue
+from schooldata.entrypoints.hosts import HostPolicy
 from schooldata.entrypoints.rest.app import create_app
 
 # A plan with the enterprise entitlements and no practical rate limit, so fuzzing exercises
@@ -36,7 +37,15 @@ UNLIMITED = PlanCatalogue(
 )
 APP = bootstrap_memory(store=build_store(), plans=UNLIMITED)
 KEY = APP.keys.create_key(organisation="fuzz", name="schemathesis", plan="enterprise").key
-ASGI = create_app(APP, base_url="http://testserver.local")
+# schemathesis's in-process client names the host `testserver`: allowed as a deployment
+# would allow its own names (a request may only name a host the server answers to).
+ASGI = create_app(
+    APP,
+    base_url="http://testserver.local",
+    allowed_hosts=HostPolicy.configured(
+        base_url="http://testserver.local", allowed_hosts=("testserver", "localhost")
+    ),
+)
 
 schema = schemathesis.openapi.from_asgi("/api/v1/openapi.json", ASGI)
 

@@ -12,6 +12,7 @@ import pytest
 from litestar.testing import TestClient
 from tests.conftest import issue_key
 from tests.e2e.test_demo_labelled import served as with_data
+from tests.e2e.test_mcp_support import TEST_BASE_URL as BASE_URL
 from tests.e2e.test_mcp_support import McpHttp
 from tests.support.http import bearer
 
@@ -44,7 +45,7 @@ def app(synthetic: bool) -> Application:
 
 @pytest.fixture
 def client(app: Application, tmp_path: Path) -> Iterator[TestClient]:  # type: ignore[type-arg]
-    asgi = build_asgi(app, load_settings(environ={}, home=tmp_path))
+    asgi = build_asgi(app, load_settings(environ={}, home=tmp_path, base_url=BASE_URL))
     with TestClient(app=asgi, base_url="http://testserver.local") as client:
         yield client
 
@@ -157,7 +158,7 @@ def test_one_school_object_is_never_shown_with_the_other_label() -> None:
 def test_the_labels_go_as_soon_as_real_data_replaces_the_demo(tmp_path: Path) -> None:
     app = with_data(synthetic=True)
     real = with_data(synthetic=False)  # the same school, from a real import
-    asgi = build_asgi(app, load_settings(environ={}, home=tmp_path))
+    asgi = build_asgi(app, load_settings(environ={}, home=tmp_path, base_url=BASE_URL))
     with TestClient(app=asgi, base_url="http://testserver.local") as client:
         before = client.get("/api/v1/schools/100001")
         assert labelled(before) and before.json()["synthetic"] is True

@@ -25,6 +25,8 @@ from schooldata.entrypoints.rest.app import create_app
 from schooldata.ports.imports import RejectLog
 from schooldata.settings import Settings
 
+BASE_URL = "http://testserver.local"  # the test client's host, configured as a deployment would
+
 
 def served(*, synthetic: bool) -> Application:
     app = bootstrap_memory()
@@ -99,7 +101,7 @@ def test_a_table_of_real_data_carries_no_notice(tmp_path: Path) -> None:
 def test_the_landing_page_and_docs_say_when_the_data_is_the_synthetic_demo(
     synthetic: bool,
 ) -> None:
-    with TestClient(app=create_app(served(synthetic=synthetic))) as client:
+    with TestClient(app=create_app(served(synthetic=synthetic), base_url=BASE_URL)) as client:
         home = client.get("/", headers={"Accept": "text/html"}).text
         docs = client.get("/docs").text
         as_json = client.get("/", headers={"Accept": "application/json"}).json()
@@ -109,6 +111,6 @@ def test_the_landing_page_and_docs_say_when_the_data_is_the_synthetic_demo(
 
 
 def test_the_landing_page_says_mcp_serves_anonymous_callers_too() -> None:
-    with TestClient(app=create_app(served(synthetic=False))) as client:
+    with TestClient(app=create_app(served(synthetic=False), base_url=BASE_URL)) as client:
         home = client.get("/", headers={"Accept": "text/html"}).text
     assert "two public tools" in home and "no key" in home

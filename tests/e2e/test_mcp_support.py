@@ -37,6 +37,9 @@ COMMERCIAL_TOOLS = {
     "get_school_rankings",
 }
 CLIENT_INFO = {"name": "schooldata-tests", "version": "1.0"}
+# The in-process client's host, configured as the base URL a deployment would set (a request
+# may only name a host the server answers to: entrypoints/hosts.py).
+TEST_BASE_URL = "http://testserver.local"
 _ids = itertools.count(1)
 
 
@@ -129,8 +132,8 @@ class FixedClock:
 
 def served(app: Application, tmp_path: Path) -> Iterator[TestClient]:  # type: ignore[type-arg]
     """The whole served app (REST + MCP, transport layer included), its lifespan running."""
-    settings = load_settings(environ={}, home=tmp_path)
-    with TestClient(app=build_asgi(app, settings), base_url="http://testserver.local") as client:
+    settings = load_settings(environ={}, home=tmp_path, base_url=TEST_BASE_URL)
+    with TestClient(app=build_asgi(app, settings), base_url=TEST_BASE_URL) as client:
         yield client
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -17,10 +18,12 @@ from schooldata.bootstrap import bootstrap_memory
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.entrypoints.rest.app import create_app
 
+BASE_URL = "http://testserver.local"  # the test client's host, as a deployment configures it
+
 
 @contextmanager
 def serving(application: Application) -> Iterator[TestClient]:  # type: ignore[type-arg]
-    with TestClient(app=create_app(application)) as client:  # type: ignore[arg-type]
+    with TestClient(app=create_app(application, base_url=BASE_URL)) as client:  # type: ignore[arg-type]
         yield client
 
 
@@ -72,6 +75,21 @@ def test_not_ready_when_the_database_fails_and_no_internals_leak(app: Applicatio
     assert checks["database"] == {"status": "error", "error": "ConnectionError"}
     assert checks["dataset"]["status"] == "unknown"
     assert "hunter2" not in response.text and "10.0.0.9" not in response.text
+
+
+def test_a_failed_readiness_check_logs_one_line_without_a_traceback(
+    app: Application, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="schooldata.operations")
+    with serving(with_ports(app, datasets=BrokenRegistry())) as client:
+        client.get("/ready")
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    line = warnings[0].getMessage()
+    assert line.startswith("readiness check failed: ConnectionError")
+    assert "\n" not in line and warnings[0].exc_info is None
+    debug = [r for r in caplog.records if r.levelno == logging.DEBUG]
+    assert debug and debug[0].exc_info is not None  # the traceback, for whoever asks for it
 
 
 class PingedLimiter(InMemoryRateLimiter):
@@ -150,7 +168,12 @@ def test_the_landing_page_links_the_mcp_endpoint_when_it_is_mounted(app: Applica
     from schooldata.entrypoints.mcp_server.mount import build_mount
 
     mount = build_mount(app)
-    asgi = create_app(app, extra_route_handlers=mount.route_handlers, lifespan=mount.lifespan)
+    asgi = create_app(
+        app,
+        base_url=BASE_URL,
+        extra_route_handlers=mount.route_handlers,
+        lifespan=mount.lifespan,
+    )
     with TestClient(app=asgi) as client:  # type: ignore[arg-type]
         assert "<code>/mcp</code>: the MCP endpoint" in client.get("/").text
         assert (

@@ -267,7 +267,7 @@ def test_configured_origins_are_the_only_ones_allowed(listed_client: TestClient)
 
 
 def test_cors_can_be_switched_off(app: Application) -> None:
-    asgi = create_app(app, cors_origins=("none",))
+    asgi = create_app(app, base_url="http://testserver.local", cors_origins=("none",))
     with TestClient(app=asgi) as off:  # type: ignore[arg-type]
         response = off.get("/api/v1/search?query=st", headers={"Origin": ORIGIN})
         assert "access-control-allow-origin" not in response.headers

@@ -24,6 +24,7 @@ from schooldata.adapters.sample.demo import load_demo
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap_memory
 from schooldata.domain.plans import DEFAULT_PLANS, PlanCatalogue
+from schooldata.entrypoints.hosts import HostPolicy
 from schooldata.entrypoints.rest.app import create_app
 from schooldata.entrypoints.tables import (
     AUTHORITIES_COLUMNS,
@@ -145,7 +146,11 @@ def test_the_links_start_at_the_configured_base_url(
     demo: Application, enterprise: dict[str, str]
 ) -> None:
     configured = "https://schools.example.org"
-    with TestClient(app=create_app(demo, base_url=f"{configured}/")) as client:
+    # Requests name another host the server answers to (a proxy's upstream name, say): the
+    # links still start at the configured base URL, never at the request's Host.
+    hosts = HostPolicy.configured(base_url=configured, allowed_hosts=("testserver.local",))
+    asgi = create_app(demo, base_url=f"{configured}/", allowed_hosts=hosts)
+    with TestClient(app=asgi) as client:
         response = client.get("/api/v1/data-freshness?per_page=1", headers=enterprise)
         head = client.head("/api/v1/data-freshness?per_page=1", headers=enterprise)
     assert rels(response)["next"] == f"{configured}/api/v1/data-freshness?per_page=1&page=2"

@@ -33,7 +33,9 @@ def metrics() -> Metrics:
 
 @pytest.fixture
 def client(app: Application, metrics: Metrics) -> Iterator[TestClient]:  # type: ignore[type-arg]
-    with TestClient(app=create_app(app, metrics=metrics)) as client:
+    with TestClient(
+        app=create_app(app, metrics=metrics, base_url="http://testserver.local")
+    ) as client:
         yield client
 
 

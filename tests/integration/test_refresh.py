@@ -392,7 +392,7 @@ def test_data_freshness_shows_each_sources_last_check_and_last_change(
     app = deployment.app()
     key = app.keys.create_key(organisation="acme", name="tests", plan="developer").key
     assert app.pipeline.reuse is not None  # answers are reused, as served by default
-    asgi = create_app(app)
+    asgi = create_app(app, base_url="http://testserver.local")
     with TestClient(app=asgi) as client:  # type: ignore[arg-type]
 
         def freshness() -> dict[str, dict[str, Any]]:
@@ -460,7 +460,7 @@ def test_ready_stays_200_and_readers_see_the_old_register_while_a_refresh_import
     done: list[Any] = []
     running = threading.Thread(target=lambda: done.append(refresh.execute(only=["gias"])))
     reader = deployment.app()
-    with TestClient(app=create_app(reader)) as client:  # type: ignore[arg-type]
+    with TestClient(app=create_app(reader, base_url="http://testserver.local")) as client:  # type: ignore[arg-type]
         running.start()
         try:
             assert halfway.wait(60), "the import never started"

@@ -74,7 +74,12 @@ def settings_for(directory: Path, **extra: str) -> Settings:
     url = f"sqlite:///{directory / 'data.sqlite3'}"
     load_fixture(sql_store(url))
     return load_settings(
-        {}, database_url=url, key_secret=KEY_SECRET, home=str(directory / "home"), **extra
+        {},
+        database_url=url,
+        key_secret=KEY_SECRET,
+        home=str(directory / "home"),
+        base_url="http://testserver.local",  # the test client's host, as a deployment sets it
+        **extra,
     )
 
 

@@ -31,7 +31,7 @@ def test_a_worker_built_while_the_database_is_missing_fails_per_request_then_ser
     url = f"sqlite:///{database}"
     settings = load_settings({}, database_url=url, key_secret=KEY_SECRET, home=tmp_path)
     asgi = build_asgi(assemble(settings), settings)
-    with TestClient(asgi) as client:
+    with TestClient(asgi, base_url="http://localhost") as client:  # a host it answers to
         assert client.get("/health").status_code == 200
         assert client.get("/ready").status_code == 503
         search = client.get("/api/v1/search", params={"query": "st"})
@@ -69,7 +69,7 @@ SERVES_SQLITE = """
 import sys
 from litestar.testing import TestClient
 from schooldata.bootstrap import asgi_from_environment
-with TestClient(asgi_from_environment()) as client:
+with TestClient(asgi_from_environment(), base_url="http://localhost") as client:
     assert client.get("/api/v1/search", params={"query": "primary"}).status_code == 200
 print("psycopg" in sys.modules)
 import gc

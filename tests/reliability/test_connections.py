@@ -189,7 +189,7 @@ def test_an_idle_keep_alive_connection_is_closed_after_the_header_timeout(
     try:
         for _ in range(20):
             sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-            sock.sendall(b"GET /health HTTP/1.1\r\nHost: test\r\n\r\n")
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
             answer = sock.recv(4096)
             assert answer.startswith(b"HTTP/1.1 200"), answer[:100]
             held.add(sock, time.monotonic())  # idle from its answer on

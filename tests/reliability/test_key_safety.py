@@ -135,6 +135,7 @@ def exercise(base: str, issued: Issued) -> list[httpx.Response]:
             f"/api/v1/schools?{key}=1",
             f"/api/v1/rankings?metric={key}&phase=primary",
             f"/api/v1/schools/nearby?postcode={key}",
+            f"/api/v1/search?query={key}",
         ):
             get(path)
             get(path, **bearer)
@@ -151,10 +152,16 @@ def exercise(base: str, issued: Issued) -> list[httpx.Response]:
             ("tools/call", {"name": "get_school", "arguments": {"urn": issued.live}}, issued.live),
             ("tools/list", None, wrong),
             ("tools/list", None, issued.revoked),
+            ("tools/call", {"name": issued.live, "arguments": {}}, issued.live),
+            (issued.live, {}, issued.live),
         ):
             headers, body = mcp(method, params)
             headers["Authorization"] = f"Bearer {key}"
             answers.append(client.post("/mcp", content=body, headers=headers))
+        headers, body = mcp("tools/list")
+        answers.append(
+            client.post("/mcp", content=body, headers={**headers, "MCP-Protocol-Version": key})
+        )
         answers.append(client.get("/metrics"))
     return answers
 

@@ -240,3 +240,23 @@ def test_every_postcode_across_many_blocks_is_found_and_no_other() -> None:
         assert index.locate(postcode=parse_postcode(code)) == Location(50.0 + i / 1e4, -1.0)
     for code in absent:
         assert index.locate(postcode=parse_postcode(code)) is None
+
+
+def test_while_checks_fail_they_are_retried_quickly_so_reads_answer_soon_after_the_store(
+    source: Source,
+) -> None:
+    """Issue 51: reads kept failing for up to a refresh interval after the store came back."""
+    reader = SnapshotReader(source, refresh_seconds=2.0)  # type: ignore[arg-type]
+    try:
+        reader.search(query=SchoolQuery())  # the first build
+        source.down = True
+        wait_until(lambda: reader.failing, seconds=4)  # the next check fails
+        with pytest.raises(DataUnavailable):
+            reader.search(query=SchoolQuery())
+        source.down = False
+        came_back = time.monotonic()
+        wait_until(lambda: not reader.failing, seconds=3)
+        assert time.monotonic() - came_back < 0.5  # checked again within ~0.1 s, not 2 s
+        reader.search(query=SchoolQuery())
+    finally:
+        reader.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from schooldata.adapters.server import (
     RESERVED_FILES,
     connections_per_worker,
     granian_connection_options,
+    time_out_unread_answers,
 )
 from schooldata.settings import Settings, SettingsError, load_settings
 
@@ -70,7 +72,8 @@ def test_granian_serves_http1_with_the_header_timeout_and_the_connection_bound()
 
 def test_the_connection_settings_have_documented_defaults() -> None:
     settings = load_settings({}, home="/tmp/unused")
-    assert (settings.header_timeout_seconds, settings.max_connections) == (30, 4096)
+    assert (settings.header_timeout_seconds, settings.max_connections) == (30, 8192)
+    assert (settings.body_timeout_seconds, settings.answer_timeout_seconds) == (10, 30)
 
 
 @pytest.mark.parametrize(
@@ -80,6 +83,8 @@ def test_the_connection_settings_have_documented_defaults() -> None:
         ("HEADER_TIMEOUT_SECONDS", "601", "must be 1-600"),
         ("HEADER_TIMEOUT_SECONDS", "ten", "must be an integer"),
         ("MAX_CONNECTIONS", "63", "SCHOOLDATA_MAX_CONNECTIONS must be 64-1000000, got 63"),
+        ("BODY_TIMEOUT_SECONDS", "0", "SCHOOLDATA_BODY_TIMEOUT_SECONDS must be 1-600, got 0"),
+        ("ANSWER_TIMEOUT_SECONDS", "601", "SCHOOLDATA_ANSWER_TIMEOUT_SECONDS must be 1-600"),
     ],
 )
 def test_a_bad_connection_setting_is_refused_by_name(name: str, value: str, message: str) -> None:
@@ -114,6 +119,8 @@ def test_serve_hands_granian_the_connection_settings_and_its_workers_get_them_to
         database_url=f"sqlite:///{tmp_path / 'served.sqlite3'}",
         key_secret=SECRET,
         header_timeout_seconds=12,
+        body_timeout_seconds=7,
+        answer_timeout_seconds=9,
         max_connections=2000,
     )
     try:
@@ -128,3 +135,29 @@ def test_serve_hands_granian_the_connection_settings_and_its_workers_get_them_to
     assert started["backpressure"] == 2000
     assert started["environment"]["SCHOOLDATA_HEADER_TIMEOUT_SECONDS"] == "12"
     assert started["environment"]["SCHOOLDATA_MAX_CONNECTIONS"] == "2000"
+    environment = started["environment"]
+    assert environment["SCHOOLDATA_BODY_TIMEOUT_SECONDS"] == "7"
+    assert environment["SCHOOLDATA_ANSWER_TIMEOUT_SECONDS"] == "9"
+    assert environment["SCHOOLDATA_SERVED"] == "granian"  # its workers time unread answers out
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="Linux only (TCP_USER_TIMEOUT)")
+def test_the_answer_timeout_is_set_on_the_listening_socket_its_connections_inherit() -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    port = listener.getsockname()[1]
+    try:
+        watcher = time_out_unread_answers(port, 7)
+        assert watcher is not None
+        watcher.join(timeout=10)
+        assert listener.getsockopt(socket.IPPROTO_TCP, TCP_USER_TIMEOUT) == 7000
+        with socket.create_connection(("127.0.0.1", port)):
+            accepted, _ = listener.accept()
+            with accepted:
+                assert accepted.getsockopt(socket.IPPROTO_TCP, TCP_USER_TIMEOUT) == 7000
+    finally:
+        listener.close()
+
+
+TCP_USER_TIMEOUT = getattr(socket, "TCP_USER_TIMEOUT", 18)

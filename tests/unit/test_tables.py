@@ -10,7 +10,15 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schooldata.entrypoints.tables import csv_cell, flatten, union_of_keys, write_csv
+from schooldata.entrypoints.tables import (
+    FORMULA_STARTS,
+    cell_text,
+    csv_cell,
+    flatten,
+    union_of_keys,
+    write_csv,
+    write_record,
+)
 
 keys = st.text(st.characters(codec="utf-8", exclude_characters="."), min_size=1, max_size=6)
 scalars = st.one_of(
@@ -93,3 +101,59 @@ def test_stated_columns_are_always_present_in_their_order() -> None:
     stream = io.StringIO()
     write_csv(stream, [{"b": 1, "x": 9}], ("a", "b"))
     assert stream.getvalue() == "a,b\n,1\n"
+
+
+# ---------------------------------------------------------------- safe to open in a spreadsheet
+
+
+def _read_back(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def test_text_a_spreadsheet_would_run_as_a_formula_gets_a_leading_apostrophe() -> None:
+    hostile = [
+        '=HYPERLINK("http://evil.example","click")',
+        "+1+cmd|' /C calc'!A0",
+        "-2+3",
+        "@SUM(A1:A9)",
+        "\t=1+1",
+        "\r=1+1",
+        "-",
+        "=",
+    ]
+    for text in hostile:
+        assert csv_cell(text) == "'" + text, text
+    stream = io.StringIO()
+    write_csv(stream, [{"name": text} for text in hostile], ("name",))
+    assert [row[0] for row in _read_back(stream.getvalue())[1:]] == ["'" + t for t in hostile]
+
+
+def test_numbers_stay_numbers_negative_ones_included() -> None:
+    assert [csv_cell(v) for v in (-3, -0.52, -1e-07, 0, 12)] == ["-3", "-0.52", "-1e-07", "0", "12"]
+    # Text that is only a decimal number is read as that number, never as a formula.
+    assert [csv_cell(v) for v in ("-0.52", "+4", "-.5", "-1E+3")] == ["-0.52", "+4", "-.5", "-1E+3"]
+
+
+def test_text_that_only_contains_a_formula_character_later_is_unchanged() -> None:
+    for text in ("St Mary's C of E", "A=B", "x-y", "a@b.example", "  =1", "'quoted"):
+        assert csv_cell(text) == text
+
+
+def test_a_joined_list_and_a_header_are_neutralised_too() -> None:
+    assert csv_cell(["=1+1", "x"]) == "'=1+1; x"
+    assert csv_cell([-1, 2]) == "'-1; 2"  # one cell of text, not a number
+    stream = io.StringIO()
+    write_record(stream, {"=a": "=b", "n": -1})
+    assert _read_back(stream.getvalue()) == [["'=a", "n"], ["'=b", "-1"]]
+
+
+def test_a_terminal_table_shows_the_text_as_it_is() -> None:
+    assert cell_text("=1+1") == "=1+1" and cell_text(-2) == "-2"
+
+
+@given(st.text(max_size=30))
+def test_no_cell_written_from_text_can_start_a_formula(text: str) -> None:
+    cell = csv_cell(text)
+    assert cell in (text, "'" + text)
+    if cell.startswith(FORMULA_STARTS):
+        float(cell)  # only a plain number may start so, and it reads back as one

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import cast
+from typing import NamedTuple, cast
 
 from attrs import frozen
 
@@ -127,11 +127,24 @@ class Authenticate:
         )
 
 
+class Admission(NamedTuple):
+    """A request past the rate limit, not charged yet: its rate count, window and month."""
+
+    hits: int  # this window's hits of the key, this one included
+    window: int
+    stamp: float
+    period: str
+    reset: int
+
+
 class Meter:
     """- Entitlement first (403 feature_not_in_plan, not metered).
-    - Then the per-key per-second rate limit (429 rate_limit_exceeded, not metered).
+    - Then the per-key per-second rate limit (429 rate_limit_exceeded, not metered):
+      `admit_rate`.
     - Then the per-organisation calendar-month quota: one use consumed atomically, or 429
-      quota_exceeded when it is used up. Only a consumed use is a metered request."""
+      quota_exceeded when it is used up: `charge`, once the answer is known (a request the
+      service fails is never charged). Only a consumed use is a metered request.
+    `consume` is both at once (a REST request refused for its arguments is metered)."""
 
     def __init__(self, *, rate: RateLimiter, quota: QuotaCounter, clock: Clock) -> None:
         self._rate = rate
@@ -170,6 +183,11 @@ class Meter:
         return self.consume(caller, wait=False)
 
     def consume(self, caller: Caller, *, wait: bool = True) -> MeterReading:
+        """`admit` and `charge` at once."""
+        return self.charge(caller, self.admit_rate(caller), wait=wait)
+
+    def admit_rate(self, caller: Caller) -> Admission:
+        """One hit of the key's per-second window: 429 rate_limit_exceeded past its rate."""
         stamp = self._clock.timestamp()
         window = math.floor(stamp)  # second_window(now), from the one timestamp
         plan = caller.plan
@@ -188,21 +206,33 @@ class Meter:
                     reading,
                     retry_after_seconds(stamp, window + 1),
                 )
+        except (RateLimitExceeded, DataUnavailable):
+            raise
+        except Exception as error:
+            raise DataUnavailable("The usage meter is temporarily unavailable.") from error
+        return Admission(count, window, stamp, period, reset)
+
+    def charge(self, caller: Caller, admission: Admission, *, wait: bool = True) -> MeterReading:
+        """One use of the organisation's month for an admitted request: 429 quota_exceeded
+        when it is used up; DataUnavailable (nothing charged) when the counter fails."""
+        plan = caller.plan
+        hits, window, stamp, period, reset = admission
+        try:
             used_after = self._use_quota(caller, period, wait=wait, window=window)
-        except (RateLimitExceeded, DataUnavailable, WouldBlock):
+        except (DataUnavailable, WouldBlock):
             raise
         except Exception as error:
             raise DataUnavailable("The usage meter is temporarily unavailable.") from error
         if used_after is None:
             reading = self._reading(
-                plan, plan.rate_per_second - count, window, plan.monthly_quota, reset
+                plan, plan.rate_per_second - hits, window, plan.monthly_quota, reset
             )
             raise QuotaExceeded(
                 f"The {plan.name} plan's monthly quota of {plan.monthly_quota} requests is used up.",
                 reading,
                 retry_after_seconds(stamp, reset),
             )
-        return self._reading(plan, plan.rate_per_second - count, window, used_after, reset)
+        return self._reading(plan, plan.rate_per_second - hits, window, used_after, reset)
 
     def _use_quota(self, caller: Caller, period: str, *, wait: bool, window: int) -> int | None:
         limit = caller.plan.monthly_quota

@@ -8,7 +8,11 @@ tier -> authenticate -> entitle -> validate -> meter -> run -> envelope.
 - Entitlement before anything is counted (403 feature_not_in_plan, not metered).
 - Validation: unknown parameters (unless the face ignores them), then the use case's rules.
 - Metering (DECISIONS): REST meters a request that passed the rate limit even when its
-  arguments are refused; MCP meters only a call whose arguments validated (`Face`).
+  arguments are refused; MCP meters only a call whose arguments validated (`Face`). The rate
+  limit is taken before the use case runs; the quota use is charged once its answer is
+  known: an answer or a finding of the use case (a 404, an unknown postcode) is charged, a
+  failure of the service (a dependency down: 503, the search's 500, any unexpected error) is
+  never charged.
 - Run, then the envelope's sources and their data version for keyed answers; every outcome
   says whether the data served is invented (the bundled demo).
 
@@ -25,7 +29,7 @@ from typing import Any
 
 from attrs import frozen
 
-from schooldata.application.access import Authenticate, Caller, Meter
+from schooldata.application.access import Admission, Authenticate, Caller, Meter
 from schooldata.application.operations.arguments import Arguments
 from schooldata.application.operations.declaration import AnyOperation, Entry, Place, Port
 from schooldata.application.operations.uses import UseCases
@@ -270,13 +274,33 @@ class Pipeline:
             elif known is not None:
                 reading = self._peek(known)
             raise Refused(error, keyed=True, reading=reading, caller=known) from None
-        reading = None if known is None else self._consume(operation, known, face, wait)
+        if known is None:  # a trusted local caller: no meter
+            try:
+                result = self._run(operation, request)
+                sources = tuple(self._datasets.current())
+                version = self._datasets.data_version()
+            except DomainError as error:
+                raise Refused(error, keyed=True, caller=known) from None
+            return Outcome(
+                operation=operation,
+                request=request,
+                result=result,
+                plan=plan,
+                sources=sources,
+                version=version,
+                synthetic=self._synthetic(sources),
+            )
+        admission = self._admit(known, face, wait)
         try:
             result = self._run(operation, request)
             sources = tuple(self._datasets.current())
             version = self._datasets.data_version()
-        except DomainError as error:
+        except DataUnavailable as error:  # the service failed: nothing is charged
+            raise Refused(error, keyed=True, reading=self._peek(known), caller=known) from None
+        except DomainError as error:  # what the use case found (404...): charged
+            reading = self._charge(operation, known, face, admission, wait)
             raise Refused(error, keyed=True, reading=reading, caller=known) from None
+        reading = self._charge(operation, known, face, admission, wait)
         return Outcome(
             operation=operation,
             request=request,
@@ -306,10 +330,29 @@ class Pipeline:
     def _consume(
         self, operation: AnyOperation, caller: Caller, face: Face, wait: bool
     ) -> MeterReading:
+        """Admit and charge at once (a REST request refused for its arguments)."""
+        return self._charge(operation, caller, face, self._admit(caller, face, wait), wait)
+
+    def _admit(self, caller: Caller, face: Face, wait: bool) -> Admission:
+        """The rate limit, before anything runs: 429 rate_limit_exceeded past it."""
         if not wait and not self._meter.can_admit_without_waiting:
             raise WouldBlock()
         try:
-            reading = self._meter.consume(caller, wait=wait)
+            return self._meter.admit_rate(caller)
+        except LimitReached as limited:
+            self.observer.limited(face=face.name, reason=limited.code)
+            raise Refused(limited, keyed=True, reading=limited.reading, caller=caller) from None
+        except DataUnavailable as error:
+            raise Refused(error, keyed=True, reading=self._peek(caller), caller=caller) from None
+
+    def _charge(
+        self, operation: AnyOperation, caller: Caller, face: Face, admission: Admission, wait: bool
+    ) -> MeterReading:
+        """One quota use for an admitted request: 429 quota_exceeded when it is used up,
+        503 (nothing charged) when the counter fails; WouldBlock (the rate hit taken back)
+        when it could only be charged by waiting on the event loop."""
+        try:
+            reading = self._meter.charge(caller, admission, wait=wait)
         except LimitReached as limited:
             self.observer.limited(face=face.name, reason=limited.code)
             raise Refused(limited, keyed=True, reading=limited.reading, caller=caller) from None

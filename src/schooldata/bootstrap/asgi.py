@@ -25,14 +25,24 @@ def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None 
     """REST and MCP on one server: the composition root mounts MCP into the REST app.
     With `tracing` (see `observability.tracing`) every HTTP request, database statement and
     Redis command is traced; without it nothing of OpenTelemetry is wrapped around anything."""
+    from schooldata.entrypoints.hosts import HostPolicy
     from schooldata.entrypoints.mcp_server.mount import build_mount
     from schooldata.entrypoints.observability.metrics import Metrics
     from schooldata.entrypoints.rest.app import create_app
 
     metrics = Metrics()
+    # One allow-list of hosts for every route: the edge judges each request's Host by it, and
+    # the MCP endpoint each Origin.
+    hosts = HostPolicy.configured(
+        base_url=settings.base_url,
+        allowed_hosts=settings.allowed_hosts,
+        served_host=settings.host,
+        served_port=settings.port,
+    )
     mount = build_mount(
         app,
         base_url=settings.base_url,
+        hosts=hosts,
         max_body_bytes=settings.max_body_bytes,
         on_tool_call=lambda tool, outcome: metrics.mcp_call(tool, outcome=outcome),
         observer=metrics,
@@ -49,6 +59,8 @@ def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None 
         max_body_bytes=settings.max_body_bytes,
         metrics=metrics,
         cors_origins=settings.cors_origins,
+        allowed_hosts=hosts,
+        body_timeout_seconds=settings.body_timeout_seconds,
     )
     if tracing is None:
         return asgi
@@ -89,6 +101,8 @@ def _quota_given_back_at_shutdown(app: Application) -> Any:
 # frozen out of the collector's way) are then walked by a full collection ~14 times less
 # often, each ~10-30 ms at national scale (docs/performance.md).
 WORKER_GC_THRESHOLDS = (10_000, 10, 10)
+# Set by `schooldata serve` for its workers (granian's, listening on the settings' port).
+SERVED_VARIABLE = "SCHOOLDATA_SERVED"
 
 
 def asgi_from_environment() -> Any:
@@ -96,12 +110,14 @@ def asgi_from_environment() -> Any:
     every worker process builds its own application from the same environment, without
     touching the database (see `assemble`: migrate first, `schooldata db upgrade`), and its
     own tracing when the OTEL_* variables ask for it (after the fork: exporters run threads)."""
-    from schooldata.adapters.server import raise_open_file_limit
+    from schooldata.adapters.server import raise_open_file_limit, time_out_unread_answers
     from schooldata.entrypoints.observability.logs import configure_logging
     from schooldata.entrypoints.observability.tracing import start_tracing
 
     settings = load_settings()
     configure_logging(settings.log_format)
     raise_open_file_limit()
+    if os.environ.get(SERVED_VARIABLE):  # a worker of `schooldata serve`: its listener
+        time_out_unread_answers(settings.port, settings.answer_timeout_seconds)
     gc.set_threshold(*WORKER_GC_THRESHOLDS)
     return build_asgi(assemble(settings), settings, tracing=start_tracing(os.environ))

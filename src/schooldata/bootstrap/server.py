@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable
 
 from schooldata.bootstrap.announce import announce_when_answering
+from schooldata.bootstrap.asgi import SERVED_VARIABLE
 from schooldata.bootstrap.production import _prepare, _wire
 from schooldata.settings import Settings
 
@@ -100,7 +101,7 @@ def server_loop() -> str:
 
 def _settings_environment(settings: Settings) -> dict[str, str]:
     """Hand the resolved settings to worker processes through their environment."""
-    env = {"SCHOOLDATA_HOME": str(settings.home)}
+    env = {"SCHOOLDATA_HOME": str(settings.home), SERVED_VARIABLE: "granian"}
     names = (
         "database_url",
         "redis_url",
@@ -111,6 +112,8 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
         "max_body_bytes",
         "replay_mb",
         "header_timeout_seconds",
+        "body_timeout_seconds",
+        "answer_timeout_seconds",
         "max_connections",
         "change_retention_days",  # which `since` a worker answers 410
         "workers",  # several workers without Redis share their rate windows (_rate_limiter)
@@ -121,4 +124,9 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
             env[f"SCHOOLDATA_{name.upper()}"] = str(value)
     if settings.cors_origins:
         env["SCHOOLDATA_CORS_ORIGINS"] = ",".join(settings.cors_origins)
+    if settings.allowed_hosts:
+        env["SCHOOLDATA_ALLOWED_HOSTS"] = ",".join(settings.allowed_hosts)
+    # The served address is a default allowed host (entrypoints/hosts.py): the workers'.
+    env["SCHOOLDATA_HOST"] = settings.host
+    env["SCHOOLDATA_PORT"] = str(settings.port)
     return env

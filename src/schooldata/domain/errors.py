@@ -11,9 +11,26 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-# An API key pasted into the wrong place (a URN, a postcode, a parameter name) is never echoed
-# back: only its display prefix is (DECISIONS: Authentication 5).
+# An API key pasted into the wrong place (a URN, a postcode, a parameter name, an MCP method or
+# tool name) is never echoed back: only its display prefix is (DECISIONS: Authentication 5).
 _KEY_SHAPED = re.compile(r"(svc_(?:live|test)_[0-9A-Za-z]{4})[0-9A-Za-z]+")
+_KEY_SHAPED_BYTES = re.compile(rb"(svc_(?:live|test)_[0-9A-Za-z]{4})[0-9A-Za-z]+")
+_KEY_MARKS = (b"svc_live_", b"svc_test_")
+
+
+def without_keys(text: str) -> str:
+    """`text` with anything shaped like an API key cut to its display prefix and `...`
+    (`svc_live_AbCd...`): the one rule for every answer that repeats what a caller sent."""
+    return _KEY_SHAPED.sub(r"\1...", text) if "svc_" in text else text
+
+
+def without_keys_in(data: bytes) -> bytes:
+    """`without_keys` over an encoded answer (JSON bytes: a key's characters never need
+    escaping, so the cut stays inside its string). `data` itself when it holds no key, which
+    two byte searches decide."""
+    if data.find(_KEY_MARKS[0]) < 0 and data.find(_KEY_MARKS[1]) < 0:
+        return data
+    return _KEY_SHAPED_BYTES.sub(rb"\1...", data)
 
 
 class DomainError(Exception):
@@ -52,7 +69,7 @@ class UnknownParameter(DomainError):
 
     def __init__(self, parameters: list[str], *, hint: str = "") -> None:
         """`hint`: a sentence after the list (a local caller's "did you mean")."""
-        everything = sorted(_KEY_SHAPED.sub(r"\1...", name) for name in parameters)  # never a key
+        everything = sorted(without_keys(name) for name in parameters)  # never a key
         shown = [_cut(name) for name in everything[: self.MAX_NAMED]]
         more = len(everything) - len(shown)
         listed = ", ".join(shown) + (f" (and {more} more)" if more else "")
@@ -233,7 +250,7 @@ class DownloadFailed(DomainError):
 def shown_input(raw: object) -> str:
     """Quote user input for a message without letting a huge or hostile value, or a key,
     through whole."""
-    text = _KEY_SHAPED.sub(r"\1...", str(raw))
+    text = without_keys(str(raw))
     if len(text) > 40:
         text = text[:37] + "..."
     return repr(text)

@@ -11,12 +11,19 @@
 - A list answer has a stated column order (below): every column is always present, empty
   where a value is null or does not apply. Without one, the columns are every key of every
   row, in the order first seen (the rows are then held to find them).
+- Safe to open in a spreadsheet: a text cell that begins with `=`, `+`, `-`, `@`, a tab or a
+  carriage return is written with a leading apostrophe (OWASP's rule against CSV formula
+  injection: publishers' files are untrusted input, and a school named `=HYPERLINK(...)`
+  must reach the analyst as text). Numbers stay numbers: a number, and a text cell that is
+  a plain decimal number (`-0.52`), which a spreadsheet reads as a number and never as a
+  formula, are written as they are.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -127,7 +134,16 @@ def flatten(value: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def csv_cell(value: Any) -> str:
+# The first characters a spreadsheet may read as the start of a formula (OWASP, "CSV
+# Injection"): = + - @, and a tab or carriage return, which some applications skip first.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A text cell that is only a decimal number: a spreadsheet reads it as that number.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def cell_text(value: Any) -> str:
+    """A value as the text of one cell (a table on a terminal, and CSV before it is made
+    safe for spreadsheets: `csv_cell`)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -137,8 +153,26 @@ def csv_cell(value: Any) -> str:
     ):
         return json.dumps(value, ensure_ascii=False)  # [] is not null; nesting has no cell
     if isinstance(value, list):
-        return "; ".join(csv_cell(v) for v in value)
+        return "; ".join(cell_text(v) for v in value)
     return str(value)  # a float as Python writes it: the shortest text that reads back exact
+
+
+def csv_cell(value: Any) -> str:
+    """A value as one CSV cell, safe to open in a spreadsheet: text that a spreadsheet would
+    read as a formula gets a leading apostrophe (`neutralised`); numbers are written as
+    they are (a negative number is a number, not text)."""
+    text = cell_text(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return text
+    return neutralised(text)
+
+
+def neutralised(text: str) -> str:
+    """`text` with a leading apostrophe when a spreadsheet would take it for a formula: it
+    begins with one of `FORMULA_STARTS` and is not a plain decimal number."""
+    if not text.startswith(FORMULA_STARTS) or _PLAIN_NUMBER.fullmatch(text) is not None:
+        return text
+    return "'" + text
 
 
 def union_of_keys(rows: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -163,7 +197,7 @@ def write_csv(
         columns = union_of_keys(flat_rows)
     if not columns:
         return 0
-    writer.writerow(columns)
+    writer.writerow([neutralised(column) for column in columns])
     count = 0
     for flat in flat_rows:
         writer.writerow([csv_cell(flat.get(c)) for c in columns])
@@ -175,7 +209,7 @@ def write_record(stream: Lines, record: Mapping[str, Any], *, line_end: str = "\
     """One record as one row: every flattened field, in the record's order."""
     flat = flatten(record)
     writer = _writer(stream, line_end)
-    writer.writerow(flat)
+    writer.writerow([neutralised(name) for name in flat])
     writer.writerow([csv_cell(v) for v in flat.values()])
 
 

@@ -10,8 +10,11 @@ waits on I/O.
   says when they would not: a face on an event loop asks first). While the last check failed,
   or a check has waited `stale_after` (1 s) for the store's answer (a hung store), every
   read fails at once with DataUnavailable rather than serve data that may be gone; reads
-  answer again as soon as a check succeeds. (A busy process that merely runs the check late
-  keeps serving: only the store's silence counts.)
+  answer again as soon as a check succeeds, and while checks fail they are made every
+  `RETRY_SECONDS` (0.1 s) rather than every `refresh_seconds`, so reads answer within about
+  that of the store answering again (the connect breaker, adapters/sql/connect_breaker.py,
+  lets a connection to a store that refused try once a second). (A busy process that
+  merely runs the check late keeps serving: only the store's silence counts.)
 - The thread holds the reader weakly and stops with it (or at `close()`).
 Results equal the source's own answers: the index runs `domain.search.evaluate`'s rules.
 """
@@ -44,6 +47,7 @@ from schooldata.ports.register import RegisterSource
 
 POSTCODE_DATASETS = frozenset({"codepoint_open", "onspd", "postcodes"})
 FIRST_BUILD_WAIT_SECONDS = 120.0
+RETRY_SECONDS = 0.1  # between checks while they fail
 
 
 @frozen
@@ -164,6 +168,11 @@ class SnapshotReader:
             postcode_stamp=stamp,
         )
 
+    @property
+    def failing(self) -> bool:
+        """Whether the last check of the source failed (reads fail until one succeeds)."""
+        return self._failed
+
     def close(self) -> None:
         self._closed.set()
 
@@ -223,8 +232,9 @@ def _keep_current(
         if reader is None:
             return
         reader.check()
+        failing = reader.failing
         del reader
-        closed.wait(refresh)
+        closed.wait(min(refresh, RETRY_SECONDS) if failing else refresh)
 
 
 def _authorities(index: SchoolIndex) -> tuple[tuple[str | None, str, int], ...]:

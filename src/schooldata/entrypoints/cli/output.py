@@ -30,7 +30,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from schooldata.entrypoints.tables import csv_cell, flatten, union_of_keys, write_csv, write_record
+from schooldata.entrypoints.tables import (
+    cell_text,
+    flatten,
+    union_of_keys,
+    write_csv,
+    write_record,
+)
 
 Format = Literal["table", "json", "csv"]
 FORMATS: tuple[Format, ...] = ("table", "json", "csv")
@@ -63,7 +69,7 @@ def table_cell(value: Any) -> Text:
         return Text(NULL_MARK, style="dim")
     if isinstance(value, bool):
         return Text("yes" if value else "no")
-    return Text(csv_cell(value))
+    return Text(cell_text(value))
 
 
 def _plain(text: str | None) -> Text | None:

@@ -1,8 +1,9 @@
 """The ASGI wrapper around the SDK's stateless JSON transport: what the SDK does not know.
 
 In order, for each HTTP request to `/mcp`:
-1. Host/Origin (DNS rebinding), with the deliberate allow-list of `mount`: a request for
-   another host is not for this server (421/403), whatever else it carries.
+1. Host/Origin (DNS rebinding), by the server's one allow-list of hosts (`guard`,
+   `entrypoints/hosts.py`): a request for another host is not for this server (421/403),
+   whatever else it carries.
 2. Credentials -> the caller (bad credentials -> 401 with the commercial body, whatever the
    method or version: DECISIONS, Authentication 3 and 6).
 3. Only POST: a stateless server offers no GET stream and no sessions to DELETE (405).
@@ -12,8 +13,11 @@ In order, for each HTTP request to `/mcp`:
    `Mcp-Method` -> 400 with -32020 or -32022.
 6. A well-formed 2026-07-28 tools/call is answered directly (`direct`), else the SDK answers.
    On the way out: the six metering headers on every keyed response (the
-   reading of the use a tools/call consumed, else the current reading), and a -32022 answer's
-   `supported` list completed with the handshake versions served on the same URL.
+   reading of the use a tools/call consumed, else the current reading), a -32022 answer's
+   `supported` list completed with the handshake versions served on the same URL, and
+   anything shaped like an API key cut to its display prefix, whoever wrote the answer (the
+   SDK echoes a method and an id, this server a tool name, a version header...: one rule,
+   `domain.errors.without_keys`, REST's, at the one way out).
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ from typing import Any, Protocol
 
 import anyio.to_thread
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
 
 from schooldata.application.pipeline import Pipeline, Refused
+from schooldata.domain.errors import without_keys_in
+from schooldata.entrypoints import early
+from schooldata.entrypoints.hosts import HostPolicy
 from schooldata.entrypoints.mcp_server import routing, state
 from schooldata.entrypoints.mcp_server.auth import (
     NO_STORE,
@@ -60,7 +66,7 @@ class McpEndpoint:
         pipeline: Pipeline,
         *,
         sessions: SessionSource,
-        security: TransportSecuritySettings,
+        hosts: HostPolicy,
         base_url: str | None,
         max_body_bytes: int,
         direct: DirectCalls,
@@ -68,16 +74,21 @@ class McpEndpoint:
         self._pipeline = pipeline
         self._direct = direct
         self._sessions = sessions
-        self._guard = HostGuard(security)
+        self._guard = HostGuard(hosts)
         self._base_url = base_url.rstrip("/") if base_url else None
         self._max_body_bytes = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # pragma: no cover - Litestar routes only HTTP here
             return
-        refusal = await self._guard.refusal(scope, receive)
-        if refusal is not None:
-            await refusal(scope, receive, send)
+        if (refusal := self._guard.refusal(scope)) is not None:
+            status, code, message = refusal
+            request_id = request_id_in(scope)
+            _, headers, body = early.refusal(
+                status, code, message, request_id=request_id, shape="mcp"
+            )
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
             return
         try:
             caller = await authenticate(self._pipeline, scope)
@@ -101,6 +112,8 @@ class McpEndpoint:
             await _plain(respond, 400, body, [JSON])
             return
         checked = await routing.check(scope, receive, max_body_bytes=self._max_body_bytes)
+        if checked.gone:
+            return  # the client went away mid-body: no one to answer
         if checked.refusal is not None:
             await _plain(respond, 400, checked.refusal.body(), [JSON])
             return
@@ -117,7 +130,10 @@ class McpEndpoint:
 
 class _ResponseEditor:
     """Adds the metering headers to keyed responses; completes a -32022 `supported` list;
-    turns the SDK's plain-text 413 into a JSON-RPC error, as every other refusal here is."""
+    turns the SDK's plain-text 413 into a JSON-RPC error, as every other refusal here is;
+    cuts anything shaped like an API key to its display prefix. The answer's start is held
+    until its body is whole (the SDK's JSON answers are one message), so its length can
+    follow the edits."""
 
     def __init__(self, pipeline: Pipeline, request: state.McpRequest, send: Send) -> None:
         self._pipeline = pipeline
@@ -127,38 +143,39 @@ class _ResponseEditor:
         self._chunks: list[bytes] = []
 
     async def __call__(self, message: Message) -> None:
-        if (
-            self._request.caller is None
-            and self._held is None
-            and message.get("status") not in _EDITED
-        ):
-            await self._send(message)  # (anonymous: no meter headers, nothing to edit)
-            return
         if message["type"] == "http.response.start":
-            extra = await self._extra()
-            replaced = {name for name, _ in extra}
-            kept = [h for h in message.get("headers", []) if h[0].lower() not in replaced]
-            message = {**message, "headers": [*kept, *extra]}
-            if message["status"] in _EDITED:  # perhaps a version rejection, or a 413: edit
-                self._held = message
-                return
-        elif message["type"] == "http.response.body" and self._held is not None:
-            self._chunks.append(message.get("body", b""))
-            if message.get("more_body", False):
-                return
-            body = b"".join(self._chunks)
-            headers = self._held["headers"]
-            if self._held["status"] == 413:
-                body = _too_large(self._request)
-                headers = [h for h in headers if h[0].lower() != b"content-type"]
-                headers.append((b"content-type", b"application/json"))
-            else:
-                body = _complete_supported(body)
+            if self._request.caller is not None:
+                extra = await self._extra()
+                replaced = {name for name, _ in extra}
+                kept = [h for h in message.get("headers", []) if h[0].lower() not in replaced]
+                message = {**message, "headers": [*kept, *extra]}
+            self._held = message
+            return
+        if message["type"] != "http.response.body" or self._held is None:
+            await self._send(message)
+            return
+        self._chunks.append(message.get("body", b""))
+        if message.get("more_body", False):
+            return
+        held, self._held = self._held, None
+        body = self._chunks[0] if len(self._chunks) == 1 else b"".join(self._chunks)
+        self._chunks = []
+        headers = held.get("headers", [])
+        status = held["status"]
+        edited = body
+        if status == 413:
+            edited = _too_large(self._request)
+            headers = [h for h in headers if h[0].lower() != b"content-type"]
+            headers.append((b"content-type", b"application/json"))
+        elif status in _EDITED:
+            edited = _complete_supported(body)
+        edited = without_keys_in(edited)
+        if edited is not body:
             headers = [h for h in headers if h[0].lower() != b"content-length"]
-            headers.append((b"content-length", str(len(body)).encode()))
-            await self._send({**self._held, "headers": headers})
-            message = {"type": "http.response.body", "body": body}
-        await self._send(message)
+            headers.append((b"content-length", str(len(edited)).encode()))
+            held = {**held, "headers": headers}
+        await self._send(held)
+        await self._send({"type": "http.response.body", "body": edited})
 
     async def _extra(self) -> list[tuple[bytes, bytes]]:
         caller = self._request.caller

@@ -1,55 +1,44 @@
-"""The SDK's Host/Origin check (DNS rebinding protection), remembered for the pairs it passed.
+"""DNS-rebinding protection for the MCP endpoint: the request's `Host` must be one the server
+answers to and its `Origin`, when a browser sends one, one of the same names
+(`entrypoints/hosts.py`: the one allow-list the HTTP edge judges every request's `Host` by).
 
-The SDK's check reads both headers through a Starlette `Request` on every call; its verdict
-depends on the two values alone (and the fixed allow-lists), so a pair it passed once passes
-again. Refusals are never remembered: each is the SDK's own answer, logged by it.
+The HTTP edge has refused a bad `Host` before this endpoint runs; the check here holds the
+endpoint to the same list wherever it is mounted. The SDK's own check is off: it matches a
+`host:*` pattern by prefix, so `127.0.0.1:8790@evil.example` passed it, and it cannot say
+"any host" for a deployment that allows every name behind its proxy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import MutableMapping
 from typing import Any
 
-from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
-from starlette.requests import Request
-from starlette.responses import Response
+from schooldata.entrypoints import hosts
+from schooldata.entrypoints.hosts import HostPolicy
 
 Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Pair = tuple[bytes | None, bytes | None]
-
-MAX_REMEMBERED = 64  # distinct (Host, Origin) pairs: a server answers for a few names
-MAX_VALUE_BYTES = 256  # longer values are checked every time, never kept
 
 
 class HostGuard:
-    def __init__(self, settings: TransportSecuritySettings) -> None:
-        self._guard = TransportSecurityMiddleware(settings)
-        self._passed: set[Pair] = set()
+    def __init__(self, policy: HostPolicy) -> None:
+        self._policy = policy
 
-    async def refusal(self, scope: Scope, receive: Receive) -> Response | None:
-        """None when the request may go on; else the SDK's refusal (421 or 403)."""
-        pair = host_and_origin(scope)
-        if pair is not None and pair in self._passed:
-            return None
-        refused = await self._guard.validate_request(Request(scope, receive), is_post=False)
-        if refused is None and pair is not None and len(self._passed) < MAX_REMEMBERED:
-            self._passed.add(pair)
-        return refused
-
-
-def host_and_origin(scope: Scope) -> Pair | None:
-    """The first `Host` and `Origin` values, as the SDK reads them (None: one is too long to
-    keep)."""
-    host: bytes | None = None
-    origin: bytes | None = None
-    for name, value in scope.get("headers", ()):
-        if host is None and name == b"host":
-            host = bytes(value)
-        elif origin is None and name == b"origin":
-            origin = bytes(value)
-    if (host is not None and len(host) > MAX_VALUE_BYTES) or (
-        origin is not None and len(origin) > MAX_VALUE_BYTES
-    ):
+    def refusal(self, scope: Scope) -> tuple[int, str, str] | None:
+        """None when the request may go on; else (status, code, message): 400 for a `Host`
+        that is no host, 421 for one the server does not answer to, 403 for a foreign
+        `Origin`."""
+        names: list[bytes] = []
+        origin: bytes | None = None
+        for name, value in scope.get("headers", ()):
+            if name == b"host":
+                names.append(bytes(value))
+            elif origin is None and name == b"origin":
+                origin = bytes(value)
+        verdict = self._policy.judge(names)
+        if verdict == hosts.MALFORMED:
+            return 400, "invalid_request", "The Host header must name one host."
+        if verdict == hosts.FOREIGN:
+            return 421, "misdirected_request", "This server does not answer to that host."
+        if origin and not self._policy.allows_origin(origin.decode("latin-1")):
+            return 403, "forbidden_origin", "Requests from that origin are not accepted."
         return None
-    return host, origin

@@ -3,18 +3,18 @@
 `bootstrap.build_asgi` calls `build_mount(app)` and hands `.route_handlers` and `.lifespan` to
 the REST app factory, so REST never imports this package.
 
-Transport security (DNS-rebinding protection) stays on, with a deliberate allow-list: loopback
-hosts on any port, the in-process test client's `testserver.local`, the host of `base_url`
-when one is configured, and any `allowed_hosts`/`allowed_origins` given. A public deployment
-passes its public base URL (`SCHOOLDATA_BASE_URL`): `build_mount(app, base_url=settings.base_url)`.
+DNS-rebinding protection stays on, by the server's one allow-list of hosts (`hosts`, the
+same `entrypoints.hosts.HostPolicy` the HTTP edge judges every request by; by default the
+loopback names on any port and the base URL's host): a `Host` outside it is refused, and an
+`Origin` that is not one of those names. A public deployment sets its public base URL
+(`SCHOOLDATA_BASE_URL`) and, if it is reached by other names, `SCHOOLDATA_ALLOWED_HOSTS`.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, cast
-from urllib.parse import urlsplit
 
 from attrs import frozen
 from litestar import asgi
@@ -24,6 +24,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 from schooldata.application.service import Application
+from schooldata.entrypoints.hosts import HostPolicy
 from schooldata.entrypoints.mcp_server import endpoint
 from schooldata.entrypoints.mcp_server.calls import ToolCalls
 from schooldata.entrypoints.mcp_server.direct import DirectCalls
@@ -32,8 +33,8 @@ from schooldata.ports.observer import CallObserver
 
 MCP_PATH = "/mcp"
 MAX_BODY_BYTES = 64 * 1024
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
-TEST_CLIENT_HOST = "testserver.local"
+# The SDK's own Host/Origin check is off: `guard.HostGuard` judges both, by the server's list.
+NO_SDK_CHECK = TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
 @frozen(kw_only=True)
@@ -43,29 +44,6 @@ class McpMount:
     # The endpoint by its exact path, for a host that answers it before its router (the
     # route handlers serve the same endpoint to everything else).
     endpoints: dict[str, Any]
-
-
-def transport_security(
-    base_url: str | None,
-    allowed_hosts: Sequence[str] = (),
-    allowed_origins: Sequence[str] = (),
-) -> TransportSecuritySettings:
-    hosts = [*LOOPBACK_HOSTS, *(f"{h}:*" for h in LOOPBACK_HOSTS), TEST_CLIENT_HOST]
-    origins = [
-        f"{scheme}://{h}{port}"
-        for scheme in ("http", "https")
-        for h in LOOPBACK_HOSTS
-        for port in ("", ":*")
-    ]
-    if base_url:
-        public = urlsplit(base_url)
-        hosts.append(public.netloc)
-        origins.append(f"{public.scheme}://{public.netloc}")
-    hosts.extend(allowed_hosts)
-    origins.extend(allowed_origins)
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
-    )
 
 
 class SessionSlot:
@@ -107,23 +85,22 @@ def build_mount(
     app: Application,
     *,
     base_url: str | None = None,
-    allowed_hosts: Sequence[str] = (),
-    allowed_origins: Sequence[str] = (),
+    hosts: HostPolicy | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
     on_tool_call: Callable[[str, str], None] = lambda _tool, _outcome: None,
     observer: CallObserver | None = None,
 ) -> McpMount:
     """`on_tool_call(tool, outcome)`: see `build_server`; `observer` hears what the pipeline
     meters and refuses (the composition root counts both)."""
-    security = transport_security(base_url, allowed_hosts, allowed_origins)
+    hosts = hosts or HostPolicy.configured(base_url=base_url)
     pipeline = app.pipeline if observer is None else app.pipeline.observed_by(observer)
     calls = ToolCalls(pipeline, on_tool_call)
     server = build_server(app, fallback_base_url=base_url or "http://localhost", calls=calls)
-    slot = SessionSlot(server, security=security, max_body_bytes=max_body_bytes)
+    slot = SessionSlot(server, security=NO_SDK_CHECK, max_body_bytes=max_body_bytes)
     handler = endpoint.McpEndpoint(
         pipeline,
         sessions=slot,
-        security=security,
+        hosts=hosts,
         base_url=base_url,
         max_body_bytes=max_body_bytes,
         direct=DirectCalls(calls, server.server_info_stamp),

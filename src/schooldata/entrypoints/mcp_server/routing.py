@@ -16,6 +16,7 @@ SDK's 413) and handed on unchanged:
 - A 2026-07-28 notification whose `Mcp-Method` header is missing or names another method ->
   400, -32020 with a null id (the SDK would acknowledge it with 202). The header is required on
   "all requests and notifications".
+- A body (any era) whose objects name a member twice -> 400, -32600 (`entrypoints/json_body`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from mcp_types import (
 )
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
+from schooldata.entrypoints.json_body import duplicate_member
 from schooldata.entrypoints.mcp_server.server import HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS
 from schooldata.entrypoints.scope import first_header
 
@@ -63,16 +65,23 @@ class Refusal:
 @frozen
 class Checked:
     """What `check` found: a refusal or None, the `receive` to hand on (it replays what was
-    read), and the decoded body when the request is of the 2026-07-28 era (else None)."""
+    read), the decoded body when the request is of the 2026-07-28 era (else None), and
+    whether the client went away before its body was whole (nothing to answer then: the
+    HTTP edge answers a body that timed out)."""
 
     refusal: Refusal | None
     receive: Receive
     message: Mapping[str, Any] | None = None
+    gone: bool = False
 
 
 async def check(scope: Scope, receive: Receive, *, max_body_bytes: int) -> Checked:
     version = first_header(scope, b"mcp-protocol-version")
-    body, receive = await _peek(scope, receive, max_body_bytes)
+    body, receive, gone = await _peek(scope, receive, max_body_bytes)
+    if gone:
+        return Checked(None, receive, gone=True)
+    if body is not None and (name := duplicate_member(body)) is not None:
+        return Checked(_duplicated(name, body), receive)
     if version is None or version in HANDSHAKE_VERSIONS:
         # A handshake era: the SDK answers, except a body that is JSON but no JSON-RPC
         # message (its answer would be -32602 with a validation dump, not -32600).
@@ -111,6 +120,14 @@ def _not_a_message(body: bytes | None) -> Refusal | None:
     if not isinstance(decoded.get("method"), str) and not is_response:
         return Refusal(INVALID_REQUEST, "A JSON-RPC request needs a method.", _id_of(decoded))
     return None
+
+
+def _duplicated(name: str, body: bytes) -> Refusal:
+    """-32600 for a body that names a member twice in one object (in every era: which of
+    the two a reader keeps is not the client's to guess)."""
+    shown = json.dumps(name[:40] + ("..." if len(name) > 40 else ""))
+    message = f"An object in the request names the member {shown} more than once."
+    return Refusal(INVALID_REQUEST, message, _id_of(_decode(body)))
 
 
 def _header_required(message: Mapping[str, Any] | None) -> Refusal | None:
@@ -173,9 +190,10 @@ def _loads(body: bytes) -> Any:
         return json.loads(body)
 
 
-async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive]:
+async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive, bool]:
     """The whole body (None when it is over `limit`: then only what was read is replayed, and
-    the rest is left for the SDK to refuse) and a `receive` that replays it.
+    the rest is left for the SDK to refuse), a `receive` that replays it, and whether the
+    client went away (`http.disconnect`) before the body was whole.
 
     A body whose Content-Length bytes have all arrived is whole: the server has no more to
     give (HTTP frames it by that length), so its closing empty message is not waited for.
@@ -184,7 +202,7 @@ async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | Non
     # (ASCII digits only: `str.isdigit` also passes "²", which `int` refuses)
     length = int(declared) if declared.isascii() and declared.isdigit() else None
     if length is not None and length > limit:
-        return None, receive
+        return None, receive, False
     if length is not None and first_header(scope, b"transfer-encoding") is not None:
         length = None  # (framed by its chunks, not its length)
     read: deque[Message] = deque()
@@ -204,4 +222,5 @@ async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | Non
         return read.popleft() if read else await receive()
 
     body = b"".join(m.get("body", b"") for m in read if m.get("type") == "http.request")
-    return (body if complete and size <= limit else None), replay
+    gone = not complete and bool(read) and read[-1].get("type") == "http.disconnect"
+    return (body if complete and size <= limit else None), replay, gone

@@ -14,6 +14,7 @@ from litestar.response.base import ASGIResponse
 
 from schooldata.application.pipeline import Refused
 from schooldata.application.service import Application
+from schooldata.entrypoints.hosts import HostPolicy
 from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest import operations
 from schooldata.entrypoints.rest.cors import Cors, cors_policy
@@ -125,6 +126,8 @@ def create_app(
     metrics: Metrics | None = None,
     cors_origins: Sequence[str] = (),
     mounted: Mapping[str, ASGIApp] | None = None,
+    allowed_hosts: HostPolicy | None = None,
+    body_timeout_seconds: float = 10.0,
 ) -> ASGIApp:
     """The served ASGI application: the edge (`edge.py`), then the registry's GETs answered
     directly (`dispatch.py`), then Litestar for everything else.
@@ -132,7 +135,10 @@ def create_app(
     `metrics` is shared with other faces when the composition root passes one;
     `cors_origins` is `settings.cors_origins` (empty: any origin, public GETs only);
     `mounted`: other faces' endpoints by exact path, answered before Litestar's router too
-    (each also among `extra_route_handlers`, which serve the same endpoint otherwise)."""
+    (each also among `extra_route_handlers`, which serve the same endpoint otherwise);
+    `allowed_hosts`: the hosts a request may name (default: the loopback names on any port
+    and the base URL's host; `entrypoints/hosts.py`); `body_timeout_seconds`: how long a
+    request body may take to arrive (then 408)."""
     metrics = metrics or Metrics()
     routes = Routes(app.pipeline.observed_by(metrics), base_url=base_url)
     litestar = create_litestar(
@@ -150,4 +156,6 @@ def create_app(
         metrics=metrics,
         cors=Cors(cors_policy(cors_origins)),
         synthetic=labels_synthetic_data(app.about),
+        allowed_hosts=allowed_hosts or HostPolicy.configured(base_url=base_url),
+        body_timeout_seconds=body_timeout_seconds,
     )

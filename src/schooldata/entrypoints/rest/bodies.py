@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from schooldata.domain.errors import InvalidParameter
+from schooldata.domain.errors import InvalidParameter, shown_input
+from schooldata.entrypoints import json_body as strict_json
 from schooldata.entrypoints.scope import first_header
 
 
@@ -19,7 +19,11 @@ def json_body(scope: Mapping[str, Any], body: bytes) -> dict[str, object]:
             "body", "Send the body as JSON with 'Content-Type: application/json'."
         )
     try:
-        document = json.loads(body.decode("utf-8"))
+        document = strict_json.loads(body.decode("utf-8"))
+    except strict_json.DuplicateMember as duplicate:
+        raise InvalidParameter(
+            "body", f"The body names the member {shown_input(duplicate.name)} more than once."
+        ) from None
     except (ValueError, RecursionError):
         # ValueError: bad UTF-8, bad JSON, or an integer of more than 4300 digits;
         # RecursionError: arrays or objects nested thousands deep. All are the client's.

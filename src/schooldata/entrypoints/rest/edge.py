@@ -5,7 +5,14 @@ a frame and a send wrapper, so they are not stacked). Not Litestar's middleware 
 the registry's GETs (`dispatch`) and MCP's direct road answer before Litestar runs, and every
 answer needs the same request id, CORS and validators whichever road it took:
 - a request id (`req_` + 20 base62) on every answer, also Litestar's own 404s and MCP's;
+- a request that names a host this server does not answer to refused (421), one whose `Host`
+  or request target is malformed refused (400), before anything is built from them
+  (`entrypoints/hosts.py`: absolute URLs come from the base URL or the vetted `Host`);
 - a key in the query string refused (400 `api_key_in_query`) before anything else runs;
+- a request body in a coding the service does not decode refused (415);
+- a request body that has not all arrived within the body timeout cut: 408 where an answer
+  can still be sent, then the connection closed (the server offers no such bound: granian
+  times only the request head, so a body that never finishes held its connection for ever);
 - HEAD answered as GET without the body; OPTIONS' `Allow` names HEAD beside GET;
 - CORS for the public GETs (`cors`); HTTP caching and content coding (`representation`):
   public GET 200s get a strong ETag per representation, `Cache-Control: public`, a 304 for a
@@ -17,15 +24,17 @@ answer needs the same request id, CORS and validators whichever road it took:
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import time
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 
 from schooldata.application.about import About
+from schooldata.entrypoints import early, hosts
 from schooldata.entrypoints.observability.access import AccessLog
 from schooldata.entrypoints.observability.metrics import Metrics
-from schooldata.entrypoints.rest import paths, representation
+from schooldata.entrypoints.rest import operation_paths, paths, representation
 from schooldata.entrypoints.rest.cors import EXPOSED_HEADERS, Cors
 from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY
 from schooldata.entrypoints.rest.transport import (
@@ -52,6 +61,10 @@ CACHE_VARY = (b"Accept-Encoding", b"Authorization", b"X-API-Key")
 UNCODED_PREFIXES = ("/mcp",)  # the MCP endpoint's answers go out as the SDK wrote them
 SYNTHETIC_HEADER = (b"x-data-source", b"synthetic-demo")
 _WANTED = {
+    b"host": "host",
+    b"content-encoding": "coding",
+    b"content-length": "length",
+    b"transfer-encoding": "chunked",
     b"authorization": "credentials",
     b"x-api-key": "credentials",
     b"origin": "origin",
@@ -65,10 +78,31 @@ _WANTED = {
 class _Request:
     """What the edge read of one request, and what it saw of its answer."""
 
-    __slots__ = ("cors", "grant", "head", "id_header", "options", "seen", "size", "status")
+    __slots__ = (
+        "body",
+        "codings",
+        "cors",
+        "grant",
+        "head",
+        "hosts",
+        "http11",
+        "id_header",
+        "options",
+        "seen",
+        "size",
+        "started",
+        "status",
+        "timed_out",
+    )
 
     def __init__(self, seen: dict[str, Any], id_header: tuple[bytes, bytes], method: str) -> None:
         self.seen = seen
+        self.hosts: list[bytes] = []  # every Host header value
+        self.codings: list[bytes] = []  # every Content-Encoding header value
+        self.http11 = False  # an HTTP/1.1 request (which must name its host)
+        self.body = False  # it says it carries a body (Content-Length > 0, or chunked)
+        self.started = False  # the answer's start has gone to the server
+        self.timed_out = False  # its body did not arrive within the body timeout
         self.id_header = id_header
         self.head = method == "HEAD"
         self.options = method == "OPTIONS"
@@ -92,10 +126,15 @@ class HttpEdge:
         cors: Cors,
         access: AccessLog | None = None,
         synthetic: Callable[[], bool] = lambda: False,
+        allowed_hosts: hosts.HostPolicy = hosts.LOOPBACK,
+        body_timeout_seconds: float = 10.0,
     ) -> None:
         """`synthetic()`: whether the data served now is the synthetic demo, without
-        waiting (`labels_synthetic_data`)."""
+        waiting (`labels_synthetic_data`); `allowed_hosts`: the hosts requests may name;
+        `body_timeout_seconds`: how long a request's whole body may take to arrive."""
         self._app = app
+        self._hosts = allowed_hosts
+        self._body_seconds = body_timeout_seconds
         self._new_request_id = new_request_id
         self._metrics = metrics
         self._cors = cors
@@ -112,13 +151,25 @@ class HttpEdge:
         request_id = self._new_request_id()
         scope[REQUEST_ID_KEY] = request_id
         seen: dict[str, Any] = {}
-        for name, value in scope.get("headers", ()):
-            field = _WANTED.get(bytes(name).lower())
-            if field is not None and field not in seen:
-                seen[field] = True if field == "credentials" else bytes(value)
         path = str(scope.get("path", ""))
         method = str(scope.get("method", "GET"))
         request = _Request(seen, (b"x-request-id", request_id.encode()), method)
+        request.http11 = scope.get("http_version") == "1.1"
+        for name, value in scope.get("headers", ()):
+            lowered = bytes(name).lower()
+            field = _WANTED.get(lowered)
+            if field is None:
+                continue
+            if field == "host":
+                request.hosts.append(bytes(value))
+            elif field == "coding":
+                request.codings.append(bytes(value))
+            elif field == "length":
+                request.body = request.body or bytes(value).strip() not in (b"0", b"")
+            elif field == "chunked":
+                request.body = True
+            elif field not in seen:
+                seen[field] = True if field == "credentials" else bytes(value)
         if request.head:
             scope["method"] = "GET"  # HEAD is GET without the body (RFC 9110 9.3.2)
         query = bytes(scope.get("query_string", b""))
@@ -140,11 +191,27 @@ class HttpEdge:
     ) -> None:
         rejected = carries_key_in_query(query)
         scope[QUERY_KEY_REJECTED] = rejected
+        if (refused := self._unreadable(request, path)) is not None:
+            label, status, code, message = refused
+            scope[ROUTE_LABEL_KEY] = label
+            await self._refuse(scope, send, request, path, status, code, message)
+            return
         if rejected:
             scope[ROUTE_LABEL_KEY] = "(api_key_in_query)"
             public = paths.has_public_errors(path) and not request.credentials
             status, headers, body = query_key_refusal(str(scope[REQUEST_ID_KEY]), public=public)
             await self._reply(send, request, status, headers, body)
+            return
+        if request.codings and _encoded(request.codings):
+            scope[ROUTE_LABEL_KEY] = "(content_encoding)"
+            message = (
+                "Request bodies are read as sent: this service decodes no Content-Encoding. "
+                "Send the body uncompressed."
+            )
+            extra = [(b"accept-encoding", b"identity")]
+            await self._refuse(
+                scope, send, request, path, 415, "unsupported_content_encoding", message, extra
+            )
             return
         readable = paths.is_cross_origin_readable(path.rstrip("/") or "/")
         allowed = self._cors.allowed(request.seen.get("origin")) if readable else None
@@ -157,7 +224,95 @@ class HttpEdge:
         elif readable and method in ("GET", "HEAD"):
             request.cors = True
             request.grant = None if request.credentials else allowed
+        if request.body:
+            await self._with_body_deadline(scope, receive, send, request, path)
+            return
         await self._app(scope, receive, self._sender(scope, send, request))
+
+    async def _with_body_deadline(
+        self, scope: Scope, receive: Receive, send: Send, request: _Request, path: str
+    ) -> None:
+        """The app, reading a body that must all arrive within the body timeout of the
+        request head. Past it, the app's next read is told the client went away, whatever
+        it answers then is dropped, and the client gets 408 in its tier's shape (unless an
+        answer had already started), with `Connection: close`: the rest of the body is
+        never read."""
+        deadline = asyncio.get_running_loop().time() + self._body_seconds
+        complete = False
+
+        async def bounded_receive() -> Message:
+            nonlocal complete
+            if request.timed_out:
+                return {"type": "http.disconnect"}
+            if complete:
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                request.timed_out = True
+                return {"type": "http.disconnect"}
+            if message.get("type") != "http.request" or not message.get("more_body", False):
+                complete = True
+            return message
+
+        try:
+            await self._app(scope, bounded_receive, self._sender(scope, send, request))
+        except Exception:
+            if not request.timed_out:
+                raise
+        if request.timed_out and not request.started:
+            scope[ROUTE_LABEL_KEY] = "(body_timeout)"
+            message = f"The request body did not arrive within {self._body_seconds:g} seconds."
+            await self._refuse(
+                scope, send, request, path, 408, "request_timeout", message, close=True
+            )
+
+    def _unreadable(self, request: _Request, path: str) -> tuple[str, int, str, str] | None:
+        """(route label, status, code, message) for a request this server must not read: a
+        `Host` it does not answer to, or that is no host, or a target that is no path."""
+        verdict = self._hosts.judge(request.hosts, required=request.http11)
+        if verdict == hosts.MALFORMED:
+            message = "The Host header must name one host, with a port of digits if any."
+            return "(bad_host)", 400, "invalid_request", message
+        if verdict == hosts.FOREIGN:
+            message = (
+                "This server does not answer to that host (see SCHOOLDATA_ALLOWED_HOSTS and "
+                "SCHOOLDATA_BASE_URL)."
+            )
+            return "(misdirected)", 421, "misdirected_request", message
+        if not path.startswith("/"):
+            message = "The request target must be a path beginning with '/'."
+            return "(bad_target)", 400, "invalid_request", message
+        return None
+
+    async def _refuse(
+        self,
+        scope: Scope,
+        send: Send,
+        request: _Request,
+        path: str,
+        status: int,
+        code: str,
+        message: str,
+        extra: Headers | None = None,
+        *,
+        close: bool = False,
+    ) -> None:
+        """A refusal before any face ran, in the tier's error shape (`entrypoints/early`)."""
+        if path == operation_paths.MCP_PATH:
+            shape = "mcp"
+        elif not request.credentials and (
+            not path.startswith("/") or paths.has_public_errors(path)
+        ):
+            shape = "public"  # (a target that is no path is no tier's, as an unknown path)
+        else:
+            shape = "commercial"
+        request_id = str(scope[REQUEST_ID_KEY])
+        status, headers, body = early.refusal(
+            status, code, message, request_id=request_id, shape=shape, close=close
+        )
+        await self._reply(send, request, status, [*headers, *(extra or ())], body)
 
     def _draining(self, send: Send) -> Send:
         """The lifespan's `send`: the access log's waiting lines and the metrics' waiting
@@ -177,6 +332,8 @@ class HttpEdge:
 
         async def edge_send(message: Message) -> None:
             nonlocal held, streaming
+            if request.timed_out and not request.started:
+                return  # an answer to a body that never came: the edge answers 408 instead
             if message["type"] == "http.response.start":
                 held = message
                 request.status = int(message["status"])
@@ -191,6 +348,7 @@ class HttpEdge:
                 kept, found = _kept(held.get("headers", ()), keep_length=True)
                 vary = found.get(b"vary")
                 headers = self._finish(scope, request, kept, vary, found.get(b"cache-control"))
+                request.started = True
                 await send({**held, "headers": headers})
             if streaming:
                 request.size += len(body)
@@ -198,6 +356,7 @@ class HttpEdge:
                 return
             status, headers, body = self._represent(scope, request, held, body)
             request.status, request.size = status, len(body)
+            request.started = True
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": b"" if request.head else body})
 
@@ -210,6 +369,7 @@ class HttpEdge:
         headers = [*headers, request.id_header]
         if self._synthetic():
             headers.append(SYNTHETIC_HEADER)
+        request.started = True
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"" if request.head else body})
 
@@ -361,6 +521,15 @@ def _varied(vary: bytes | None, names: tuple[bytes, ...]) -> bytes:
             present.append(name)
             lowered.add(name.lower())
     return b", ".join(present)
+
+
+def _encoded(codings: list[bytes]) -> bool:
+    """Whether any `Content-Encoding` names a coding other than identity (none decoded)."""
+    for value in codings:
+        for coding in value.split(b","):
+            if coding.strip().lower() not in (b"", b"identity"):
+                return True
+    return False
 
 
 def _tier(scope: Scope, request: _Request, path: str) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from schooldata.application.service import Application
+from schooldata.entrypoints.observability.logs import capped
 
 log = logging.getLogger("schooldata.operations")
 
@@ -29,9 +30,28 @@ def _probe(check: Callable[[], object]) -> tuple[bool, str | None]:
     try:
         check()
     except Exception as error:  # a readiness probe reports, it never raises
-        log.warning("readiness check failed", exc_info=True)
+        # One line at warning level (a load balancer asks every few seconds through an
+        # outage); the traceback only at debug level.
+        log.warning("readiness check failed: %s", _described(error))
+        log.debug("readiness check failed", exc_info=True)
         return False, type(error).__name__
     return True, None
+
+
+def _described(error: BaseException) -> str:
+    """The error's type and the first line of what it says, and its cause's (a driver error
+    wrapped in DataUnavailable), capped: `DataUnavailable (OperationalError: connection
+    failed: ...)`."""
+    shown = _first_line(error)
+    cause = error.__cause__ or error.__context__
+    if cause is not None:
+        shown += f" ({_first_line(cause)})"
+    return capped(shown, 300)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
 def readiness(app: Application) -> tuple[bool, dict[str, Any]]:

@@ -9,6 +9,7 @@ from msgspec import UNSET
 from msgspec.structs import replace
 
 from schooldata.application.search_schools import PublicSearchAnswer
+from schooldata.domain.errors import without_keys
 from schooldata.domain.geo import shown_distance
 from schooldata.domain.school import School
 from schooldata.domain.search import SearchHit
@@ -86,8 +87,10 @@ def search_head(answer: PublicSearchAnswer) -> SearchResponse:
 
 def _response(answer: PublicSearchAnswer, results: list[SchoolSearchResult]) -> SearchResponse:
     request = answer.request
+    query = request.query
     return SearchResponse(
-        query=request.query,
+        # The question is repeated, except a key pasted into it (DECISIONS: Authentication 5).
+        query=query if query is None else without_keys(query),
         postcode=request.postcode,
         phase=request.phase,
         radius_miles=request.radius_miles,
