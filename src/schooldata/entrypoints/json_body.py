@@ -51,6 +51,8 @@ def decoded_or_invalid(body: bytes) -> Any:
     msgspec refuses)."""
     try:
         return msgspec.json.decode(body)
+    except RecursionError:  # nested deeper than either reader goes
+        return INVALID
     except msgspec.MsgspecError:
         pass
     try:
