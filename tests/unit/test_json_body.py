@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schooldata.entrypoints.json_body import DuplicateMember, duplicate_member, loads
+from schooldata.entrypoints.json_body import (
+    INVALID,
+    DuplicateMember,
+    decoded_or_invalid,
+    duplicate_member,
+    loads,
+)
 
 NAMES = st.sampled_from(["a", "b", "urns", 'q"x', "a\\", "é", ":", ", ", "name"])
 SCALARS = st.one_of(st.none(), st.integers(), st.sampled_from(["a", ":", '":"', "b\\"]))
@@ -67,3 +73,6 @@ def test_a_duplicated_member_is_found_wherever_it_is(body: bytes) -> None:
 def test_what_is_not_json_is_left_to_its_reader() -> None:
     assert duplicate_member(b'{"a": 1, "a"') is None
     assert duplicate_member(b"not json") is None
+    deep = b'{"a":' * 100_000 + b"1" + b"}" * 100_000  # deeper than either reader goes
+    assert decoded_or_invalid(deep) is INVALID
+    assert duplicate_member(deep) is None

@@ -26,7 +26,6 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
-import msgspec
 from attrs import frozen
 from mcp_types import (
     HEADER_MISMATCH,
@@ -36,7 +35,7 @@ from mcp_types import (
 )
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
-from schooldata.entrypoints.json_body import duplicate_member
+from schooldata.entrypoints.json_body import INVALID, decoded_or_invalid, duplicate_member
 from schooldata.entrypoints.mcp_server.server import HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS
 from schooldata.entrypoints.scope import first_header
 
@@ -80,16 +79,17 @@ async def check(scope: Scope, receive: Receive, *, max_body_bytes: int) -> Check
     body, receive, gone = await _peek(scope, receive, max_body_bytes)
     if gone:
         return Checked(None, receive, gone=True)
-    if body is not None and (name := duplicate_member(body)) is not None:
-        return Checked(_duplicated(name, body), receive)
+    decoded = INVALID if body is None else decoded_or_invalid(body)  # (decoded once)
+    if body is not None and (name := duplicate_member(body, decoded)) is not None:
+        return Checked(_duplicated(name, decoded), receive)
     if version is None or version in HANDSHAKE_VERSIONS:
         # A handshake era: the SDK answers, except a body that is JSON but no JSON-RPC
         # message (its answer would be -32602 with a validation dump, not -32600).
-        if (malformed := _not_a_message(body)) is not None:
+        if (malformed := _not_a_message(decoded)) is not None:
             return Checked(malformed, receive)
         if version is not None:
             return Checked(None, receive)
-    message = _decode(body)
+    message = decoded if isinstance(decoded, dict) else None
     if version is None:
         return Checked(_header_required(message), receive)
     if version in KNOWN_PROTOCOL_VERSIONS and version not in SUPPORTED_VERSIONS:
@@ -100,15 +100,11 @@ async def check(scope: Scope, receive: Receive, *, max_body_bytes: int) -> Check
     return Checked(_notification_method(scope, message), receive, message)
 
 
-def _not_a_message(body: bytes | None) -> Refusal | None:
+def _not_a_message(decoded: Any) -> Refusal | None:
     """-32600 Invalid Request for JSON that is no single JSON-RPC 2.0 message: a batch, or an
     object without `"jsonrpc": "2.0"` and a method (or, as a response, a result or error).
-    Not JSON at all is left to the SDK (-32700)."""
-    if body is None:
-        return None
-    try:
-        decoded = json.loads(body)
-    except (ValueError, RecursionError):
+    Not JSON at all (INVALID, or no body read) is left to the SDK (-32700)."""
+    if decoded is INVALID:
         return None
     if isinstance(decoded, list):
         return Refusal(
@@ -122,12 +118,12 @@ def _not_a_message(body: bytes | None) -> Refusal | None:
     return None
 
 
-def _duplicated(name: str, body: bytes) -> Refusal:
+def _duplicated(name: str, decoded: Any) -> Refusal:
     """-32600 for a body that names a member twice in one object (in every era: which of
     the two a reader keeps is not the client's to guess)."""
     shown = json.dumps(name[:40] + ("..." if len(name) > 40 else ""))
     message = f"An object in the request names the member {shown} more than once."
-    return Refusal(INVALID_REQUEST, message, _id_of(_decode(body)))
+    return Refusal(INVALID_REQUEST, message, _id_of(decoded if isinstance(decoded, dict) else None))
 
 
 def _header_required(message: Mapping[str, Any] | None) -> Refusal | None:
@@ -168,26 +164,6 @@ def _meta_version(message: Mapping[str, Any] | None) -> object | None:
 def _id_of(message: Mapping[str, Any] | None) -> Any:
     value = message.get("id") if message is not None else None
     return value if isinstance(value, str | int) and not isinstance(value, bool) else None
-
-
-def _decode(body: bytes | None) -> Mapping[str, Any] | None:
-    if body is None:
-        return None
-    try:
-        decoded = _loads(body)
-    except (ValueError, RecursionError):  # not JSON, or nested too deep: the SDK's -32700
-        return None
-    return decoded if isinstance(decoded, dict) else None
-
-
-def _loads(body: bytes) -> Any:
-    """`json.loads`' value: msgspec's decoder where it accepts the body (the same value, a
-    quarter of the time), else `json.loads` itself (NaN, out-of-range numbers, lone
-    surrogates, UTF-16/32, nesting msgspec refuses)."""
-    try:
-        return msgspec.json.decode(body)
-    except msgspec.MsgspecError:
-        return json.loads(body)
 
 
 async def _peek(scope: Scope, receive: Receive, limit: int) -> tuple[bytes | None, Receive, bool]:

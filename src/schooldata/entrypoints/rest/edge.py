@@ -135,6 +135,10 @@ class HttpEdge:
         self._app = app
         self._hosts = allowed_hosts
         self._body_seconds = body_timeout_seconds
+        # Bodies being awaited, oldest first, and the sweep that expires them (none while
+        # no body is awaited).
+        self._awaiting: dict[_BodyWait, None] = {}
+        self._sweeper: asyncio.TimerHandle | None = None
         self._new_request_id = new_request_id
         self._metrics = metrics
         self._cors = cors
@@ -233,27 +237,35 @@ class HttpEdge:
         self, scope: Scope, receive: Receive, send: Send, request: _Request, path: str
     ) -> None:
         """The app, reading a body that must all arrive within the body timeout of the
-        request head. Past it, the app's next read is told the client went away, whatever
-        it answers then is dropped, and the client gets 408 in its tier's shape (unless an
-        answer had already started), with `Connection: close`: the rest of the body is
-        never read."""
-        deadline = asyncio.get_running_loop().time() + self._body_seconds
-        complete = False
+        request head. Past it, the app's next read is told the client went away (a read
+        waiting then is woken to be told so), whatever it answers then is dropped, and the
+        client gets 408 in its tier's shape (unless an answer had already started), with
+        `Connection: close`: the rest of the body is never read. No timer of its own: the
+        edge's sweep (`_sweep`) looks at the bodies still awaited twice a second."""
+        loop = asyncio.get_running_loop()
+        wait = _BodyWait(loop.time() + self._body_seconds, asyncio.current_task(), request)
+        awaiting = self._awaiting
+        awaiting[wait] = None
+        if self._sweeper is None:
+            self._sweeper = loop.call_later(SWEEP_SECONDS, self._sweep, loop)
 
         async def bounded_receive() -> Message:
-            nonlocal complete
+            if wait.whole:
+                return await receive()
             if request.timed_out:
                 return {"type": "http.disconnect"}
-            if complete:
-                return await receive()
+            wait.reading = True
             try:
-                async with asyncio.timeout_at(deadline):
-                    message = await receive()
-            except TimeoutError:
-                request.timed_out = True
-                return {"type": "http.disconnect"}
+                message = await receive()
+            except asyncio.CancelledError as cancelled:
+                if cancelled.args == (_BODY_TIMEOUT,) and wait.woken():
+                    return {"type": "http.disconnect"}
+                raise
+            finally:
+                wait.reading = False
             if message.get("type") != "http.request" or not message.get("more_body", False):
-                complete = True
+                wait.whole = True
+                awaiting.pop(wait, None)
             return message
 
         try:
@@ -261,12 +273,27 @@ class HttpEdge:
         except Exception:
             if not request.timed_out:
                 raise
+        finally:
+            awaiting.pop(wait, None)
         if request.timed_out and not request.started:
             scope[ROUTE_LABEL_KEY] = "(body_timeout)"
             message = f"The request body did not arrive within {self._body_seconds:g} seconds."
             await self._refuse(
                 scope, send, request, path, 408, "request_timeout", message, close=True
             )
+
+    def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Expire the bodies awaited past their time (all share one timeout, so the oldest
+        come first), and look again in SWEEP_SECONDS while any is awaited."""
+        now = loop.time()
+        awaiting = self._awaiting
+        while awaiting:
+            wait = next(iter(awaiting))
+            if wait.deadline > now:
+                break
+            del awaiting[wait]
+            wait.expire()
+        self._sweeper = loop.call_later(SWEEP_SECONDS, self._sweep, loop) if awaiting else None
 
     def _unreadable(self, request: _Request, path: str) -> tuple[str, int, str, str] | None:
         """(route label, status, code, message) for a request this server must not read: a
@@ -482,6 +509,40 @@ class HttpEdge:
             query=None if scope.get(QUERY_KEY_REJECTED) else query,
             key_prefix=scope.get(KEY_PREFIX_KEY),
         )
+
+
+# The cancellation message of a read woken because its body's time ran out.
+_BODY_TIMEOUT = "schooldata: request body timed out"
+SWEEP_SECONDS = 0.5  # how often the awaited bodies are looked at: the timeout's precision
+
+
+class _BodyWait:
+    """One request whose body is awaited: until when, who reads it, and how far it got."""
+
+    __slots__ = ("deadline", "reading", "request", "task", "whole")
+
+    def __init__(self, deadline: float, task: asyncio.Task[Any] | None, request: _Request) -> None:
+        self.deadline = deadline
+        self.task = task
+        self.request = request
+        self.whole = False  # the body has all arrived
+        self.reading = False  # a read is waiting on the server now
+
+    def expire(self) -> None:
+        """The time ran out: the request is marked, and a read waiting now is woken."""
+        if self.whole:
+            return
+        self.request.timed_out = True
+        if self.reading and self.task is not None:
+            self.task.cancel(_BODY_TIMEOUT)
+
+    def woken(self) -> bool:
+        """Whether a cancelled read was woken by `expire` (then the cancellation is taken
+        back and the read told the client went away), not cancelled from outside."""
+        if not self.request.timed_out or self.task is None:
+            return False
+        self.task.uncancel()
+        return True
 
 
 # Headers the edge sets itself (from what it found), never passed on as the app wrote them.
