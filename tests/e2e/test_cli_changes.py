@@ -92,7 +92,7 @@ def run(app: Application, tmp_path: Path) -> Any:
 
 def rest(app: Application, path: str, **params: Any) -> Any:
     key = issue_key(app, "enterprise", org="twin")
-    with TestClient(app=create_app(app, base_url="http://x")) as client:
+    with TestClient(app=create_app(app, base_url="http://x"), base_url="http://x") as client:
         answer = client.get(path, params=params, headers={"Authorization": f"Bearer {key}"})
     assert answer.status_code == 200, answer.text
     return answer.json()

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 
+import attrs
 import pytest
 
 from schooldata.application.exports import (
     Dataset,
     InspectionRow,
     MeasureRow,
+    Release,
     release_of,
 )
 from schooldata.application.import_dataset import DatasetKind
@@ -28,6 +30,8 @@ from schooldata.domain.ofsted import (
     inspection_history,
 )
 from schooldata.domain.phase import GiasPhase
+from schooldata.domain.releases import Release as DatasetRelease
+from schooldata.domain.releases import ReleaseStatus
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
 from schooldata.domain.urn import Urn
@@ -194,52 +198,19 @@ def test_a_year_without_a_figure_is_a_null_row_with_its_reason_never_left_out(
 
 
 def test_release_status_is_unknown_until_the_data_carries_it(app: Application) -> None:
-    assert {r.release for r in rows(app, "results")} == {release_of(None)}  # type: ignore[attr-defined]
-    assert release_of(None).status is None and release_of(None).released_on is None
+    assert {r.release for r in rows(app, "results")} == {Release()}  # type: ignore[attr-defined]
+    assert release_of(None, {}) == Release(status=None, released_on=None)
 
 
-def test_admissions_and_finance_hold_only_their_topic(app: Application) -> None:
-    admissions = rows(app, "admissions")
-    assert [(r.school.urn, r.topic, r.code) for r in admissions] == [  # type: ignore[attr-defined]
-        (WESTMINSTER_PRIMARY, Topic.ADMISSIONS, "admissions_primary_offers")
-    ]
-    assert rows(app, "finance") == []
-
-
-def test_inspections_are_each_schools_history_newest_first(app: Application) -> None:
-    exported = rows(app, "inspections")
-    assert all(isinstance(r, InspectionRow) for r in exported)
-    camden = [r.record for r in exported if r.school.urn == CAMDEN_SECONDARY]  # type: ignore[attr-defined]
-    assert camden == inspection_history(
-        app.ports.inspections.inspections_for(urn=Urn(CAMDEN_SECONDARY))
+def test_a_figure_carries_its_years_release_and_no_other_years() -> None:
+    figure = MeasureRecord(
+        urn=Urn(100001), dataset="ks4", period="2023/24", code="x", measure=reported(1.0)
     )
-    assert [r.framework for r in camden] == ["report_card", "graded"]
-    assert NOT_SERVED not in {r.school.urn for r in exported}  # type: ignore[attr-defined]
-
-
-def test_progress_counts_the_schools_done(app: Application) -> None:
-    seen: list[int] = []
-    request = app.exports.prepare("results")
-    list(app.exports.rows(request, seen.append))
-    assert seen == [1, 2, 3]
-
-
-@pytest.mark.parametrize(
-    ("dataset", "filters", "parameter"),
-    [
-        ("nosuch", {}, "dataset"),
-        (3, {}, "dataset"),
-        ("results", {"phase": "middle"}, "phase"),
-        ("results", {"local_authority": 202}, "local_authority"),
-    ],
-)
-def test_a_bad_dataset_or_filter_is_an_invalid_parameter(
-    app: Application, dataset: object, filters: dict[str, object], parameter: str
-) -> None:
-    with pytest.raises(InvalidParameter) as refused:
-        app.exports.prepare(dataset, **filters)
-    assert refused.value.details["parameter"] == parameter
-
-
-def test_dataset_names_are_read_in_any_case(app: Application) -> None:
-    assert app.exports.prepare("Results").dataset is Dataset.RESULTS
+    final = DatasetRelease(
+        dataset="ks4", period="2023/24", status=ReleaseStatus.FINAL, released=dt.date(2025, 2, 6)
+    )
+    other_year = attrs.evolve(final, period="2024/25")
+    assert release_of(figure, {("ks4", "2023/24"): final}) == Release(
+        status="final", released_on=dt.date(2025, 2, 6)
+    )
+    assert release_of(figure, {("ks4", "2024/25"): other_year}) == Release()
