@@ -64,15 +64,23 @@ def run(
 
 
 def build(checkout: Path, out: Path, *, env: dict[str, str]) -> tuple[Path, Path]:
-    """`python -m build`: the sdist, then the wheel built from it (each in isolation)."""
-    run(
+    """`python -m build`: the sdist, then the wheel built from it (each in isolation). What
+    the build said is kept beside them (`build_log`)."""
+    done = run(
         [sys.executable, "-m", "build", "--outdir", str(out), str(checkout)],
         env=env,
         timeout=BUILD_SECONDS,
     )
+    (out / "build.log").write_text(done.stdout + done.stderr, "utf-8")
     (sdist,) = out.glob("schooldata-*.tar.gz")
     (wheel,) = out.glob("schooldata-*.whl")
     return sdist, wheel
+
+
+def build_log(dist: Path) -> str:
+    """The build's own lines ("schooldata build: ...") and the errors that led to them."""
+    lines = (dist.parent / "build.log").read_text("utf-8").splitlines()
+    return "\n".join(line for line in lines if "schooldata build" in line or "error:" in line)
 
 
 def fresh_venv(path: Path) -> Path:

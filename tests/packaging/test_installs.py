@@ -23,6 +23,7 @@ import pytest
 
 from tests.packaging.installs import (
     build,
+    build_log,
     clean_copy,
     environment,
     fresh_venv,
@@ -92,10 +93,10 @@ def test_the_sdist_carries_what_the_build_and_the_demo_need(dists: tuple[Path, P
     assert any(m.startswith("src/schooldata/adapters/sql/migrations/versions/") for m in members)
 
 
-def test_the_wheel_is_the_compiled_build(from_wheel: Installed) -> None:
+def test_the_wheel_is_the_compiled_build(from_wheel: Installed, dists: tuple[Path, Path]) -> None:
     version = from_wheel.schooldata("--version")
     assert re.match(r"schooldata \d+\.\d+\.\d+\n", version)
-    assert "build: compiled (mypyc)" in version
+    assert "build: compiled (mypyc)" in version, build_log(dists[1])
     assert "python: CPython 3." in version
     modules = [module_name(source) for source in compiled_sources()]
     script = (

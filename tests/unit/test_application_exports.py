@@ -214,3 +214,50 @@ def test_a_figure_carries_its_years_release_and_no_other_years() -> None:
         status="final", released_on=dt.date(2025, 2, 6)
     )
     assert release_of(figure, {("ks4", "2024/25"): other_year}) == Release()
+
+
+def test_admissions_and_finance_hold_only_their_topic(app: Application) -> None:
+    admissions = rows(app, "admissions")
+    assert [(r.school.urn, r.topic, r.code) for r in admissions] == [  # type: ignore[attr-defined]
+        (WESTMINSTER_PRIMARY, Topic.ADMISSIONS, "admissions_primary_offers")
+    ]
+    assert rows(app, "finance") == []
+
+
+def test_inspections_are_each_schools_history_newest_first(app: Application) -> None:
+    exported = rows(app, "inspections")
+    assert all(isinstance(r, InspectionRow) for r in exported)
+    camden = [r.record for r in exported if r.school.urn == CAMDEN_SECONDARY]  # type: ignore[attr-defined]
+    assert camden == inspection_history(
+        app.ports.inspections.inspections_for(urn=Urn(CAMDEN_SECONDARY))
+    )
+    assert [r.framework for r in camden] == ["report_card", "graded"]
+    assert NOT_SERVED not in {r.school.urn for r in exported}  # type: ignore[attr-defined]
+
+
+def test_progress_counts_the_schools_done(app: Application) -> None:
+    seen: list[int] = []
+    request = app.exports.prepare("results")
+    list(app.exports.rows(request, seen.append))
+    assert seen == [1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("dataset", "filters", "parameter"),
+    [
+        ("nosuch", {}, "dataset"),
+        (3, {}, "dataset"),
+        ("results", {"phase": "middle"}, "phase"),
+        ("results", {"local_authority": 202}, "local_authority"),
+    ],
+)
+def test_a_bad_dataset_or_filter_is_an_invalid_parameter(
+    app: Application, dataset: object, filters: dict[str, object], parameter: str
+) -> None:
+    with pytest.raises(InvalidParameter) as refused:
+        app.exports.prepare(dataset, **filters)
+    assert refused.value.details["parameter"] == parameter
+
+
+def test_dataset_names_are_read_in_any_case(app: Application) -> None:
+    assert app.exports.prepare("Results").dataset is Dataset.RESULTS

@@ -257,7 +257,7 @@ class Pipeline:
         wait: bool,
     ) -> Outcome:
         plan = caller.plan
-        known = None if isinstance(caller, Trusted) else caller
+        known: Caller | None = None if isinstance(caller, Trusted) else caller
         if operation.feature is not None:
             try:
                 plan.require(operation.feature)

@@ -87,7 +87,7 @@ def search_head(answer: PublicSearchAnswer) -> SearchResponse:
 
 def _response(answer: PublicSearchAnswer, results: list[SchoolSearchResult]) -> SearchResponse:
     request = answer.request
-    query = request.query
+    query: str | None = request.query
     return SearchResponse(
         # The question is repeated, except a key pasted into it (DECISIONS: Authentication 5).
         query=query if query is None else without_keys(query),
