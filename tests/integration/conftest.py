@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
+from tests.support.postgres import end_connections_of
 
 from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.adapters.sql import SqlStore
@@ -81,11 +82,15 @@ def postgres_schema(admin: Engine) -> Iterator[str]:
     schema = f"sd_{worker}_{uuid.uuid4().hex[:12]}"
     with admin.connect() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    # Each connection names its schema, so whatever a test leaves open is ended with it.
+    url = make_url(POSTGRES_URL).update_query_dict(
+        {"options": f"-csearch_path={schema}", "application_name": schema}
+    )
     try:
         yield url.render_as_string(hide_password=False)
     finally:
         with admin.connect() as conn:
+            end_connections_of(conn, schema)
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
 
 

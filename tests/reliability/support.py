@@ -37,6 +37,7 @@ from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.plans import DEFAULT_PLANS, Plan, PlanCatalogue
 from schooldata.ports.imports import DataStore
 from tests.support import dataset as fixture
+from tests.support.postgres import end_connections_of
 from tests.support.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,7 +105,10 @@ def postgres_schema(*, via_port: int | None = None) -> Iterator[tuple[str, str]]
     schema = f"sd_rel_{worker}_{uuid.uuid4().hex[:10]}"
     with admin.connect() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    # Each connection names its schema, so whatever a test leaves open is ended with it.
+    url = make_url(POSTGRES_URL).update_query_dict(
+        {"options": f"-csearch_path={schema}", "application_name": schema}
+    )
     proxied = url.set(host="127.0.0.1", port=via_port) if via_port else url  # the FaultProxy
     try:
         yield (
@@ -113,6 +117,7 @@ def postgres_schema(*, via_port: int | None = None) -> Iterator[tuple[str, str]]
         )
     finally:
         with admin.connect() as conn:
+            end_connections_of(conn, schema)
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
 
