@@ -23,7 +23,6 @@ from attrs import frozen
 from mcp.shared.inbound import InboundModernRoute, classify_inbound_request
 from mcp_types import CallToolRequestParams, JSONRPCRequest, jsonrpc_message_adapter
 from mcp_types import methods as spec_methods
-from pydantic import ValidationError
 
 MAX_SHAPES = 256  # remembered shapes (a client sends a few: its _meta and its id's type)
 MAX_SHAPE_CHARS = 2_048  # a larger envelope is judged every time, never kept
@@ -136,10 +135,10 @@ def judged_at(message: Mapping[str, Any], version: str, *, modern: bool = True) 
     try:
         spec_methods.validate_client_request("tools/call", version, envelope.params)
         params = CallToolRequestParams.model_validate(envelope.params or {}, by_name=False)
-    except ValidationError:
-        return Envelope(envelope.id, "", {}, valid=False)
-    except (KeyError, ValueError):  # (no such method at that version: the SDK's -32601)
+    except KeyError:  # (no such method at that version: the SDK's -32601)
         return None
+    except ValueError:  # (pydantic's ValidationError: the versions asked about are all known)
+        return Envelope(envelope.id, "", {}, valid=False)
     return Envelope(envelope.id, params.name, params.arguments or {})
 
 
