@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import anyio.to_thread
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 
 from schooldata.application.pipeline import Pipeline, Refused
 from schooldata.domain.errors import without_keys_in
@@ -187,17 +187,13 @@ class _ResponseEditor:
 
 def _too_large(request: state.McpRequest) -> bytes:
     """The JSON-RPC answer to a body over `max_body_bytes` (refused before it was parsed, so
-    no id): -32600 Invalid Request, with the REST tier's error code in `data`."""
-    payload = {
-        "jsonrpc": "2.0",
-        "id": None,
-        "error": {
-            "code": INVALID_REQUEST,
-            "message": "Request body too large.",
-            "data": {"code": "payload_too_large", "request_id": request.request_id},
-        },
-    }
-    return json.dumps(payload, separators=(",", ":")).encode()
+    no id): -32600 Invalid Request, with the REST tier's error code in `data`, as every
+    refusal given before the request was read (`entrypoints/early.py`)."""
+    message = "Request body too large."
+    _, _, body = early.refusal(
+        413, "payload_too_large", message, request_id=request.request_id, shape="mcp"
+    )
+    return body
 
 
 def _complete_supported(body: bytes) -> bytes:
