@@ -31,7 +31,11 @@ class ScriptedReceive:
 
 
 def _scope(*headers: tuple[bytes, bytes]) -> dict[str, Any]:
-    sent = [(b"mcp-protocol-version", STATELESS.encode()), *headers]
+    sent = [
+        (b"mcp-protocol-version", STATELESS.encode()),
+        (b"content-type", b"application/json"),
+        *headers,
+    ]
     return {"type": "http", "method": "POST", "path": "/mcp", "headers": sent}
 
 

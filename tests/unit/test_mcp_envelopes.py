@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schooldata.entrypoints.mcp_server import envelopes
-from schooldata.entrypoints.mcp_server.envelopes import Envelopes, judged, shape_of
+from schooldata.entrypoints.mcp_server.envelopes import Envelopes, judged, judged_at, shape_of
 
 Headers = tuple[tuple[str, str], ...]
 
@@ -79,7 +79,7 @@ def header_lists(draw: st.DrawFn) -> Headers:
 
 
 REMEMBERING = Envelopes()  # one across every example: shapes seen earlier are remembered
-SERIALS: dict[Headers, int] = {}  # a header list's serial, as `direct.HeaderChecks` gives it
+SERIALS: dict[Headers, int] = {}  # a header list's serial, as `call_checks.HeaderChecks` gives it
 
 
 @settings(max_examples=700, deadline=None)
@@ -93,6 +93,28 @@ def test_a_remembered_shape_is_judged_as_the_sdk_judges_the_request_itself(
     assert REMEMBERING.checked(message, headers, serial) == expected
     assert REMEMBERING.checked(message, headers, serial) == expected  # the second time remembered
     assert REMEMBERING.checked(message, headers, None) == expected  # a list not remembered
+
+
+HANDSHAKE_REMEMBERING = Envelopes()
+
+
+@settings(max_examples=500, deadline=None)
+@given(messages(), st.sampled_from(["2025-11-25", "2025-06-18", "2025-03-26"]))
+def test_a_remembered_handshake_era_shape_is_judged_as_the_sdk_judges_the_message_itself(
+    message: dict[str, Any], version: str
+) -> None:
+    expected = judged_at(message, version, modern=False)
+    assert HANDSHAKE_REMEMBERING.checked_at(message, version) == expected
+    assert HANDSHAKE_REMEMBERING.checked_at(message, version) == expected
+
+
+def test_params_the_method_refuses_make_an_envelope_that_is_not_valid() -> None:
+    message = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": 5}}
+    for _ in range(2):  # (judged, then remembered)
+        invalid = HANDSHAKE_REMEMBERING.checked_at(message, "2025-06-18")
+        assert invalid is not None and not invalid.valid and invalid.request_id == 3
+    notification = {"jsonrpc": "2.0", "id": 1.5, "method": "tools/call", "params": {"name": "a"}}
+    assert HANDSHAKE_REMEMBERING.checked_at(notification, "2025-06-18") is None
 
 
 def test_a_request_agreeing_with_its_headers_is_taken_and_one_disagreeing_is_not() -> None:
@@ -153,10 +175,10 @@ def test_remembered_shapes_stay_within_their_bound() -> None:
         message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
         headers = {"mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": f"t{n}"}
         assert remembering.checked(message, headers, n) is not None
-        assert len(remembering._accepted) <= envelopes.MAX_SHAPES
+        assert len(remembering._verdicts) <= envelopes.MAX_SHAPES
         assert len(remembering._versions) <= envelopes.MAX_LADDERS
         fullest = [
-            max(fullest[0], len(remembering._accepted)),
+            max(fullest[0], len(remembering._verdicts)),
             max(fullest[1], len(remembering._versions)),
         ]
     assert fullest == [envelopes.MAX_SHAPES, envelopes.MAX_LADDERS]  # (each was full, emptied)

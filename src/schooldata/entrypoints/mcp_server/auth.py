@@ -18,6 +18,7 @@ from schooldata.application.pipeline import Credentials, Pipeline, Refused
 from schooldata.domain.credentials import single_header_value
 from schooldata.domain.errors import DomainError
 from schooldata.domain.keys import AuthenticationFailed
+from schooldata.entrypoints.refusals import commercial_error, status_of
 from schooldata.entrypoints.scope import request_id_in
 
 Scope = MutableMapping[str, Any]
@@ -52,23 +53,11 @@ async def authenticate(pipeline: Pipeline, scope: Scope) -> Caller | None:
     return await anyio.to_thread.run_sync(pipeline.identify, credentials)
 
 
-def commercial_error_body(
-    scope: Scope, code: str, message: str, details: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    return {
-        "error": {
-            "code": code,
-            "message": message,
-            "request_id": request_id_in(scope),
-            "details": details or {},
-        }
-    }
-
-
 async def send_auth_failure(scope: Scope, send: Send, error: DomainError) -> None:
-    """401 (with `WWW-Authenticate: Bearer`) or 503, in the commercial error shape."""
-    status = 401 if isinstance(error, AuthenticationFailed) else 503
-    body = json.dumps(commercial_error_body(scope, error.code, error.message)).encode()
+    """401 (with `WWW-Authenticate: Bearer`) or, the key store down, 503: the status of the
+    error's kind (`entrypoints/refusals.py`, every face's one table), in the commercial shape."""
+    status = status_of(error)
+    body = json.dumps(commercial_error(error.code, error.message, request_id_in(scope))).encode()
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),

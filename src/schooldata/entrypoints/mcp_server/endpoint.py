@@ -1,17 +1,15 @@
 """The ASGI wrapper around the SDK's stateless JSON transport: what the SDK does not know.
 
-In order, for each HTTP request to `/mcp`:
-1. Host/Origin (DNS rebinding), by the server's one allow-list of hosts (`guard`,
-   `entrypoints/hosts.py`): a request for another host is not for this server (421/403),
-   whatever else it carries.
+In order, for each HTTP request to `/mcp` (the HTTP edge has judged its `Host` already):
+1. Origin (DNS rebinding), by the server's one allow-list of hosts (`guard`): a browser page
+   of another site may not call this server (403).
 2. Credentials -> the caller (bad credentials -> 401 with the commercial body, whatever the
    method or version: DECISIONS, Authentication 3 and 6).
-3. Only POST: a stateless server offers no GET stream and no sessions to DELETE (405).
-4. Content-Type must be JSON (400, -32600).
-5. The version and header rules that need the body (`routing`): a `_meta` version without its
-   header, an unserved or unknown version, a 2026-07-28 notification without its
-   `Mcp-Method` -> 400 with -32020 or -32022.
-6. A well-formed 2026-07-28 tools/call is answered directly (`direct`), else the SDK answers.
+3. What the request is (`routing`, decided once): POST only, a JSON Content-Type, its body,
+   and its protocol era with the version and header rules that need the body (-32020,
+   -32022).
+4. Every tools/call the SDK's transport would dispatch is run by the call road (`call_road`),
+   in every era; everything else goes to the SDK.
    On the way out: the six metering headers on every keyed response (the
    reading of the use a tools/call consumed, else the current reading), a -32022 answer's
    `supported` list completed with the handshake versions served on the same URL, and
@@ -28,7 +26,7 @@ from typing import Any, Protocol
 
 import anyio.to_thread
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 
 from schooldata.application.pipeline import Pipeline, Refused
 from schooldata.domain.errors import without_keys_in
@@ -40,10 +38,10 @@ from schooldata.entrypoints.mcp_server.auth import (
     authenticate,
     send_auth_failure,
 )
-from schooldata.entrypoints.mcp_server.direct import DirectCalls
-from schooldata.entrypoints.mcp_server.guard import HostGuard
+from schooldata.entrypoints.mcp_server.call_road import ToolCallRoad
+from schooldata.entrypoints.mcp_server.guard import OriginGuard
 from schooldata.entrypoints.mcp_server.server import SUPPORTED_VERSIONS
-from schooldata.entrypoints.scope import base_url_of, first_header, request_id_in
+from schooldata.entrypoints.scope import base_url_of, request_id_in
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -69,12 +67,12 @@ class McpEndpoint:
         hosts: HostPolicy,
         base_url: str | None,
         max_body_bytes: int,
-        direct: DirectCalls,
+        road: ToolCallRoad,
     ) -> None:
         self._pipeline = pipeline
-        self._direct = direct
+        self._road = road
         self._sessions = sessions
-        self._guard = HostGuard(hosts)
+        self._guard = OriginGuard(hosts)
         self._base_url = base_url.rstrip("/") if base_url else None
         self._max_body_bytes = max_body_bytes
 
@@ -103,26 +101,19 @@ class McpEndpoint:
         # Every answer from here on, refusals included, goes out through the editor: a keyed
         # caller's answer carries the meter headers whoever wrote it.
         respond = _ResponseEditor(self._pipeline, request, send)
-        if scope["method"] != "POST":
-            await _plain(respond, 405, b"", [(b"allow", b"POST")])
-            return
-        content_type = first_header(scope, b"content-type") or ""
-        if not content_type.lower().startswith("application/json"):
-            body = _json_rpc_error(INVALID_REQUEST, "Content-Type must be application/json.")
-            await _plain(respond, 400, body, [JSON])
-            return
         checked = await routing.check(scope, receive, max_body_bytes=self._max_body_bytes)
         if checked.gone:
             return  # the client went away mid-body: no one to answer
-        if checked.refusal is not None:
-            await _plain(respond, 400, checked.refusal.body(), [JSON])
+        if (answer := checked.refusal) is not None:
+            await _plain(respond, answer.status, answer.body, answer.headers)
             return
         manager = self._sessions.manager
         if manager is None:
             await _plain(respond, 503, b"The MCP endpoint is not running.", [])
             return
-        if (call := self._direct.match(scope, checked.message, caller)) is not None:
-            await _plain(respond, 200, await self._direct.answer(call, request), [JSON])
+        if (call := self._road.match(scope, checked, caller)) is not None:
+            status, body = await self._road.answer(call, request)
+            await _plain(respond, status, body, [JSON])
             return
         with state.bound(request):
             await manager.handle_request(scope, checked.receive, respond)
@@ -194,25 +185,15 @@ class _ResponseEditor:
         return [*extra, NO_STORE]
 
 
-def _json_rpc_error(code: int, message: str) -> bytes:
-    """A JSON-RPC error for a request refused before it was read (so no id)."""
-    payload = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
-    return json.dumps(payload, separators=(",", ":")).encode()
-
-
 def _too_large(request: state.McpRequest) -> bytes:
     """The JSON-RPC answer to a body over `max_body_bytes` (refused before it was parsed, so
-    no id): -32600 Invalid Request, with the REST tier's error code in `data`."""
-    payload = {
-        "jsonrpc": "2.0",
-        "id": None,
-        "error": {
-            "code": INVALID_REQUEST,
-            "message": "Request body too large.",
-            "data": {"code": "payload_too_large", "request_id": request.request_id},
-        },
-    }
-    return json.dumps(payload, separators=(",", ":")).encode()
+    no id): -32600 Invalid Request, with the REST tier's error code in `data`, as every
+    refusal given before the request was read (`entrypoints/early.py`)."""
+    message = "Request body too large."
+    _, _, body = early.refusal(
+        413, "payload_too_large", message, request_id=request.request_id, shape="mcp"
+    )
+    return body
 
 
 def _complete_supported(body: bytes) -> bytes:

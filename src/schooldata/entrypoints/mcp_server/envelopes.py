@@ -3,10 +3,14 @@
 Whether the SDK accepts an envelope depends on everything in it but the contents of
 `arguments` (any JSON object is valid there) and the value of the id (an integer or a
 string): so an envelope is judged by the SDK's own models once per shape, the message with
-those two abstracted, and a repeated shape is not judged again. Its ladder (`_meta`, the
-routing headers, the version) reads the same message and the headers: it is run once per
-shape and remembered header list. The SDK's pydantic models cost more per call than the rest
-of the direct road's checks together (docs/performance.md).
+those two abstracted, and a repeated shape is not judged again. Its 2026-07-28 ladder
+(`_meta`, the routing headers, the version) reads the same message and the headers: it is run
+once per shape and remembered header list. The SDK's pydantic models cost more per call than
+the rest of the call road's checks together (docs/performance.md).
+
+Three verdicts: None (the SDK's transport refuses the message before any method runs: it
+answers), an envelope whose params are invalid (-32602, answered by the call road as the
+SDK's dispatch would), or the call.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 import msgspec
 from attrs import frozen
 from mcp.shared.inbound import InboundModernRoute, classify_inbound_request
-from mcp_types import CallToolRequestParams, JSONRPCRequest
+from mcp_types import CallToolRequestParams, JSONRPCRequest, jsonrpc_message_adapter
 from mcp_types import methods as spec_methods
 
 MAX_SHAPES = 256  # remembered shapes (a client sends a few: its _meta and its id's type)
@@ -26,16 +30,22 @@ MAX_LADDERS = 1_024  # remembered (shape, header list) verdicts: lists differ in
 REFUSED = ""  # a remembered verdict of the ladder's: the request is refused
 
 
+ACCEPTED = 1  # remembered verdicts of a shape's models
+INVALID = 2
+DECLINED = 3
+
+
 @frozen
 class Envelope:
     request_id: int | str
     name: str
     arguments: Mapping[str, Any]
+    valid: bool = True  # False: the params fail the method's models (-32602)
 
 
 class Envelopes:
     def __init__(self) -> None:
-        self._accepted: dict[tuple[str, str], bool] = {}
+        self._verdicts: dict[tuple[str, str], int] = {}
         self._versions: dict[tuple[str, int], str] = {}
 
     def checked(
@@ -50,15 +60,33 @@ class Envelopes:
         version = self._version(message, headers, shape, serial)
         if version == REFUSED:
             return None
-        accepted = self._accepted.get((version, shape))
-        if accepted is None:
-            envelope = judged_at(message, version)
-            if len(self._accepted) >= MAX_SHAPES:
-                self._accepted.clear()
-            self._accepted[(version, shape)] = envelope is not None
+        return self._judged_at(message, version, shape, modern=True)
+
+    def checked_at(self, message: Mapping[str, Any], version: str) -> Envelope | None:
+        """The same for a handshake-era message (`message` as the SDK's own JSON reader
+        decodes it) served at `version`: no ladder; the message must be a JSON-RPC request
+        among the transport's union of messages."""
+        shape = shape_of(message)
+        if shape is None:
+            return judged_at(message, version, modern=False)
+        return self._judged_at(message, version, shape, modern=False)
+
+    def _judged_at(
+        self, message: Mapping[str, Any], version: str, shape: str, *, modern: bool
+    ) -> Envelope | None:
+        verdict = self._verdicts.get((version, shape))
+        if verdict is None:
+            envelope = judged_at(message, version, modern=modern)
+            if len(self._verdicts) >= MAX_SHAPES:
+                self._verdicts.clear()
+            self._verdicts[(version, shape)] = (
+                DECLINED if envelope is None else ACCEPTED if envelope.valid else INVALID
+            )
             return envelope
-        if not accepted:
+        if verdict == DECLINED:
             return None
+        if verdict == INVALID:
+            return Envelope(message["id"], "", {}, valid=False)
         params = message["params"]
         return Envelope(message["id"], params["name"], params.get("arguments") or {})
 
@@ -90,15 +118,27 @@ def judged(message: Mapping[str, Any], headers: Mapping[str, str]) -> Envelope |
     return None if version == REFUSED else judged_at(message, version)
 
 
-def judged_at(message: Mapping[str, Any], version: str) -> Envelope | None:
-    """The SDK's own models: the JSON-RPC envelope, the method's params for `version`, and
-    the params as its tools/call handler reads them."""
+def judged_at(message: Mapping[str, Any], version: str, *, modern: bool = True) -> Envelope | None:
+    """The SDK's own models: the JSON-RPC envelope (the transport's: refused there, None),
+    then as its dispatch reads a tools/call: the method's params for `version`, and the params
+    as a tools/call handler receives them (failing either, an envelope that is not valid)."""
     try:
-        envelope = JSONRPCRequest.model_validate(message)
+        if modern:
+            envelope = JSONRPCRequest.model_validate(message)
+        else:
+            read = jsonrpc_message_adapter.validate_python(message, by_name=False)
+            if not isinstance(read, JSONRPCRequest):
+                return None  # (a notification, say: the transport acknowledges it)
+            envelope = read
+    except ValueError:  # (pydantic's ValidationError is one)
+        return None
+    try:
         spec_methods.validate_client_request("tools/call", version, envelope.params)
         params = CallToolRequestParams.model_validate(envelope.params or {}, by_name=False)
-    except (ValueError, KeyError):  # (pydantic's ValidationError is a ValueError)
+    except KeyError:  # (no such method at that version: the SDK's -32601)
         return None
+    except ValueError:  # (pydantic's ValidationError: the versions asked about are all known)
+        return Envelope(envelope.id, "", {}, valid=False)
     return Envelope(envelope.id, params.name, params.arguments or {})
 
 

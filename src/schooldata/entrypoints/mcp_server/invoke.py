@@ -22,8 +22,7 @@ from schooldata.application.pipeline import ANONYMOUS, MCP, Pipeline, Refused
 from schooldata.entrypoints import answers
 from schooldata.entrypoints.mcp_server.state import McpRequest
 from schooldata.entrypoints.mcp_server.tools import ToolSpec
-from schooldata.entrypoints.refusals import commercial_error
-from schooldata.entrypoints.wire import public_error
+from schooldata.entrypoints.refusals import commercial_error, public_error
 from schooldata.ports.keys import WouldBlock
 
 log = logging.getLogger("schooldata.mcp")

@@ -26,9 +26,9 @@ from mcp.server.transport_security import TransportSecuritySettings
 from schooldata.application.service import Application
 from schooldata.entrypoints.hosts import HostPolicy
 from schooldata.entrypoints.mcp_server import endpoint
-from schooldata.entrypoints.mcp_server.calls import ToolCalls
-from schooldata.entrypoints.mcp_server.direct import DirectCalls
+from schooldata.entrypoints.mcp_server.call_road import ToolCallRoad
 from schooldata.entrypoints.mcp_server.server import build_server
+from schooldata.entrypoints.mcp_server.tools import ToolCatalogue
 from schooldata.ports.observer import CallObserver
 
 MCP_PATH = "/mcp"
@@ -90,12 +90,17 @@ def build_mount(
     on_tool_call: Callable[[str, str], None] = lambda _tool, _outcome: None,
     observer: CallObserver | None = None,
 ) -> McpMount:
-    """`on_tool_call(tool, outcome)`: see `build_server`; `observer` hears what the pipeline
+    """`on_tool_call(tool, outcome)`: see `ToolCallRoad`; `observer` hears what the pipeline
     meters and refuses (the composition root counts both)."""
     hosts = hosts or HostPolicy.configured(base_url=base_url)
     pipeline = app.pipeline if observer is None else app.pipeline.observed_by(observer)
-    calls = ToolCalls(pipeline, on_tool_call)
-    server = build_server(app, fallback_base_url=base_url or "http://localhost", calls=calls)
+    catalogue = ToolCatalogue()
+    server = build_server(
+        app, fallback_base_url=base_url or "http://localhost", catalogue=catalogue
+    )
+    road = ToolCallRoad(
+        pipeline, server.server_info_stamp, on_tool_call=on_tool_call, catalogue=catalogue
+    )
     slot = SessionSlot(server, security=NO_SDK_CHECK, max_body_bytes=max_body_bytes)
     handler = endpoint.McpEndpoint(
         pipeline,
@@ -103,7 +108,7 @@ def build_mount(
         hosts=hosts,
         base_url=base_url,
         max_body_bytes=max_body_bytes,
-        direct=DirectCalls(calls, server.server_info_stamp),
+        road=road,
     )
 
     @asgi(MCP_PATH, copy_scope=True)

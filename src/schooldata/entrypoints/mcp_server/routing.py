@@ -1,4 +1,9 @@
-"""The version and header rules the SDK's transport leaves open, decided before it runs.
+"""What a request to `/mcp` is, decided once before anything runs it: its HTTP method, its
+Content-Type, its body, and the protocol era it is served in (the answer to each question
+every later step reads from `Checked`).
+
+- Only POST: a stateless server offers no GET stream and no sessions to DELETE (405).
+- Content-Type must be JSON (400, -32600).
 
 The SDK picks the era from the `MCP-Protocol-Version` header alone. In a handshake era, JSON
 that is no single JSON-RPC message (a batch, `{}`) -> 400, -32600 (the SDK's own answer is
@@ -28,6 +33,7 @@ from typing import Any
 
 from attrs import frozen
 from mcp_types import (
+    DEFAULT_NEGOTIATED_VERSION,
     HEADER_MISMATCH,
     INVALID_REQUEST,
     PROTOCOL_VERSION_META_KEY,
@@ -42,6 +48,8 @@ from schooldata.entrypoints.scope import first_header
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
+Headers = list[tuple[bytes, bytes]]
+JSON = (b"content-type", b"application/json")
 
 
 @frozen
@@ -60,44 +68,76 @@ class Refusal:
         payload = {"jsonrpc": "2.0", "id": self.request_id, "error": error}
         return json.dumps(payload, separators=(",", ":")).encode()
 
+    def answer(self) -> Answer:
+        return Answer(400, self.body(), [JSON])
+
+
+@frozen
+class Answer:
+    """An HTTP answer given instead of running the request."""
+
+    status: int
+    body: bytes
+    headers: Headers
+
+
+NOT_POST = Answer(405, b"", [(b"allow", b"POST")])
+NOT_JSON = Refusal(INVALID_REQUEST, "Content-Type must be application/json.").answer()
+
 
 @frozen
 class Checked:
-    """What `check` found: a refusal or None, the `receive` to hand on (it replays what was
-    read), the decoded body when the request is of the 2026-07-28 era (else None), and
-    whether the client went away before its body was whole (nothing to answer then: the
-    HTTP edge answers a body that timed out)."""
+    """What `check` found: an answer to give instead (None: run the request), the `receive`
+    to hand on (it replays what was read), the body when it was read whole, the era the
+    request is served in (`modern`: 2026-07-28, with its decoded body as `message`;
+    `version`: a handshake era's version), and whether the client went away before its body
+    was whole (nothing to answer then: the HTTP edge answers a body that timed out)."""
 
-    refusal: Refusal | None
+    refusal: Answer | None
     receive: Receive
     message: Mapping[str, Any] | None = None
     gone: bool = False
+    body: bytes | None = None
+    modern: bool = False
+    version: str | None = None
 
 
 async def check(scope: Scope, receive: Receive, *, max_body_bytes: int) -> Checked:
+    if scope["method"] != "POST":
+        return Checked(NOT_POST, receive)
+    content_type = first_header(scope, b"content-type") or ""
+    if not content_type.lower().startswith("application/json"):
+        return Checked(NOT_JSON, receive)
     version = first_header(scope, b"mcp-protocol-version")
     body, receive, gone = await _peek(scope, receive, max_body_bytes)
     if gone:
         return Checked(None, receive, gone=True)
     decoded = INVALID if body is None else decoded_or_invalid(body)  # (decoded once)
     if body is not None and (name := duplicate_member(body, decoded)) is not None:
-        return Checked(_duplicated(name, decoded), receive)
+        return Checked(_refused(_duplicated(name, decoded)), receive)
     if version is None or version in HANDSHAKE_VERSIONS:
         # A handshake era: the SDK answers, except a body that is JSON but no JSON-RPC
         # message (its answer would be -32602 with a validation dump, not -32600).
         if (malformed := _not_a_message(decoded)) is not None:
-            return Checked(malformed, receive)
+            return Checked(malformed.answer(), receive)
         if version is not None:
-            return Checked(None, receive)
+            return Checked(None, receive, body=body, version=version)
     message = decoded if isinstance(decoded, dict) else None
     if version is None:
-        return Checked(_header_required(message), receive)
+        if (required := _header_required(message)) is not None:
+            return Checked(required.answer(), receive)
+        return Checked(None, receive, body=body, version=DEFAULT_NEGOTIATED_VERSION)
     if version in KNOWN_PROTOCOL_VERSIONS and version not in SUPPORTED_VERSIONS:
-        return Checked(_unsupported(version, message), receive)
+        return Checked(_unsupported(version, message).answer(), receive)  # a gone era
     if version not in SUPPORTED_VERSIONS:
         refusal = None if _meta_version(message) is not None else _unsupported(version, message)
-        return Checked(refusal, receive)
-    return Checked(_notification_method(scope, message), receive, message)
+        return Checked(_refused(refusal), receive)
+    refusal = _notification_method(scope, message)
+    return Checked(_refused(refusal), receive, message, body=body, modern=True)
+
+
+def _refused(refusal: Refusal | None) -> Answer | None:
+    return None if refusal is None else refusal.answer()
 
 
 def _not_a_message(decoded: Any) -> Refusal | None:

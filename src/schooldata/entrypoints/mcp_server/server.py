@@ -10,14 +10,13 @@
   (`public`), a tool list depends on the credentials (`private`).
 - `initialize` (2025-03-26, 2025-06-18, 2025-11-25): a client asking for a version we do not
   serve (2024-11-05) is offered our newest handshake version, as the lifecycle rules say.
-- `tools/list`: the caller's tools. `tools/call`: an unknown tool is a protocol error (-32602);
-  a tool that ran and failed is a result with `isError: true`. A tool runs on the event loop
-  when all it reads answers from memory, else on a worker thread.
+- `tools/list`: the caller's tools. `tools/call` is not the SDK's to run: the endpoint's call
+  road (`call_road`) answers every one the SDK's transport would dispatch, in every era, so
+  no handler is registered for it here (the `tools` capability follows `tools/list`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -30,10 +29,8 @@ from mcp_types import INVALID_PARAMS
 import schooldata
 from schooldata.application.about import PROTOCOL_VERSIONS
 from schooldata.application.access import Caller
-from schooldata.application.pipeline import Pipeline
 from schooldata.application.service import Application
 from schooldata.entrypoints.mcp_server import state
-from schooldata.entrypoints.mcp_server.calls import ToolCalls
 from schooldata.entrypoints.mcp_server.tools import ToolCatalogue, ToolSpec
 
 SUPPORTED_VERSIONS: tuple[str, ...] = PROTOCOL_VERSIONS  # newest first
@@ -93,16 +90,10 @@ class OfferServedVersion:
 def build_server(
     app: Application,
     *,
-    pipeline: Pipeline | None = None,
     fallback_base_url: str = "http://localhost",
-    on_tool_call: Callable[[str, str], None] = lambda _tool, _outcome: None,
-    calls: ToolCalls | None = None,
+    catalogue: ToolCatalogue | None = None,
 ) -> Server[Any]:
-    """`on_tool_call(tool, outcome)` hears of every `tools/call`: `ok`, `error` (a result
-    with `isError`), or `rejected` for a tool the caller does not have (named `unknown`).
-    `calls`, when given, runs the tools instead (and its own `on_tool_call` hears)."""
-    calls = calls or ToolCalls(pipeline or app.pipeline, on_tool_call)
-    catalogue = calls.catalogue
+    catalogue = catalogue or ToolCatalogue()
 
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
@@ -145,23 +136,6 @@ def build_server(
             data={"uri": params.uri},
         )
 
-    async def call_tool(
-        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
-        request = state.current(fallback_base_url=fallback_base_url)
-        tool = calls.find(params.name, request.caller)
-        if tool is None:
-            calls.rejected()
-            offered = [t.name for t in catalogue.tools_for(request.caller)]
-            hint = "" if request.keyed else " Commercial tools need 'Authorization: Bearer <key>'."
-            raise MCPError(
-                code=INVALID_PARAMS,
-                message=f"Unknown tool: {params.name!r}. Tools: {', '.join(offered)}.{hint}",
-                data={"tool": params.name, "tools": offered},
-            )
-        answer = await calls.run(tool, request, params.arguments or {})
-        return answer.as_result()
-
     server: Server[Any] = Server(
         "schooldata",
         version=schooldata.__version__,
@@ -179,7 +153,6 @@ def build_server(
         # this the SDK would run tools/list for every tools/call to find out.
         get_tool_input_schema=lambda _name: None,
         on_list_tools=list_tools,
-        on_call_tool=call_tool,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
         on_list_resources=list_resources,

@@ -1,9 +1,9 @@
-"""The per-request holder shared by the ASGI wrapper and the MCP handlers.
+"""The per-request holder shared by the ASGI wrapper, the call road and the SDK's handlers.
 
-The wrapper authenticates the HTTP request, binds one `McpRequest` in a context variable, and
-reads it back when the response starts: a tools/call that consumed a use fills `reading`, so the
-six metering headers describe that use. The SDK runs handlers in tasks (and tools in worker
-threads) that copy the context, so they see the same object.
+The wrapper authenticates the HTTP request into one `McpRequest` and reads it back when the
+response starts: a tools/call that consumed a use fills `reading`, so the six metering headers
+describe that use. The call road is handed it; for the SDK (which lists the caller's tools) it
+is bound in a context variable, which the SDK's handler tasks copy.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The direct road writes a payload's JSON as the text of its second content block by escaping
-its backslashes and quotes: the same bytes as encoding the decoded text."""
+"""A 2026-07-28 reply writes a payload's JSON as the text of its second content block by
+escaping its backslashes and quotes: the same bytes as encoding the decoded text."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schooldata.entrypoints.mcp_server.direct import json_string_of
+from schooldata.entrypoints.mcp_server.replies import json_string_of
 
 _values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
