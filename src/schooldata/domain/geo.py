@@ -51,12 +51,6 @@ class BoundingBox:
     min_longitude: float
     max_longitude: float
 
-    def contains(self, point: Location) -> bool:
-        return (
-            self.min_latitude <= point.latitude <= self.max_latitude
-            and self.min_longitude <= point.longitude <= self.max_longitude
-        )
-
 
 def bounding_box(centre: Location, radius_miles: float) -> BoundingBox:
     """A box that contains every point within `radius_miles` of `centre` (a cheap prefilter).
