@@ -41,6 +41,7 @@ COMPILED = (
     "src/schooldata/application/operations/lists.py",
     "src/schooldata/application/operations/params.py",
     "src/schooldata/application/operations/public.py",
+    "src/schooldata/application/operations/reading.py",
     "src/schooldata/application/paging.py",
     "src/schooldata/application/parameters.py",
     "src/schooldata/application/pipeline.py",

@@ -27,7 +27,7 @@ from tests.contract.answers_calls import ANONYMOUS, calls
 from tests.contract.answers_dataset import build_rich_store
 from tests.e2e.test_mcp_support import McpHttp, served
 
-from schooldata.application.operations.declaration import Place
+from schooldata.application.operations.param import Place
 from schooldata.application.operations.registry import REGISTRY
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap_memory

@@ -34,7 +34,7 @@ from schooldata.domain.ofsted import (
     ReportCardScale,
 )
 from schooldata.domain.phase import GiasPhase
-from schooldata.domain.postcode import compact_postcode
+from schooldata.domain.postcode import without_spaces
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School, is_servable_status
 from schooldata.domain.urn import Urn
@@ -418,7 +418,7 @@ _POSTCODES: dict[str, list[tuple[str, float, float]]] = {
 
 def fixture_postcodes() -> dict[str, list[tuple[str, Location]]]:
     return {
-        source: [(compact_postcode(pc), Location(lat, lon)) for pc, lat, lon in rows]
+        source: [(without_spaces(pc).upper(), Location(lat, lon)) for pc, lat, lon in rows]
         for source, rows in _POSTCODES.items()
     }
 

@@ -58,3 +58,19 @@ def test_an_unreachable_redis_falls_back_to_process_windows_without_failing() ->
     assert [broken.hit(key="k", window=5) for _ in range(3)] == [1, 2, 3]
     assert broken.peek(key="k", window=5) == 3
     assert broken.health()["rate_limiter"] == "degraded"
+
+
+def test_a_hit_taken_back_leaves_the_window_one_lower(limiter: RedisRateLimiter) -> None:
+    limiter.hit(key="k", window=9)
+    limiter.hit(key="k", window=9)
+    limiter.undo(key="k", window=9)
+    assert limiter.peek(key="k", window=9) == 1
+    assert not limiter.is_local  # (so a caller on an event loop never waits on it)
+
+
+def test_an_unreachable_redis_takes_a_hit_back_from_its_fallback_windows() -> None:
+    broken = RedisRateLimiter("redis://127.0.0.1:1/0")
+    broken.hit(key="k", window=5)
+    broken.hit(key="k", window=5)
+    broken.undo(key="k", window=5)
+    assert broken.peek(key="k", window=5) == 1

@@ -15,14 +15,14 @@ from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.sql import SqlStore
 from schooldata.adapters.system import SystemClock
 from schooldata.application.import_dataset import DatasetKind, ImportDataset
-from schooldata.application.locate import locate_postcode
+from schooldata.application.locate import locate_parsed
 from schooldata.application.search_schools import PublicSearchRequest
 from schooldata.bootstrap import bootstrap
 from schooldata.domain.dataset import DatasetRecord
 from schooldata.domain.errors import DomainError, UnknownPostcode
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
-from schooldata.domain.postcode import outward_of
+from schooldata.domain.postcode import outward_of, parse_postcode
 from schooldata.domain.urn import Urn
 from schooldata.ports.imports import RejectLog
 from schooldata.settings import load_settings
@@ -42,7 +42,7 @@ def every_postcode_shape() -> list[str]:
 
 def outcome(postcodes: object, raw: str) -> object:
     try:
-        return locate_postcode(postcodes, raw)  # type: ignore[arg-type]
+        return locate_parsed(postcodes, parse_postcode(raw), raw)  # type: ignore[arg-type]
     except DomainError as error:
         return type(error)
 

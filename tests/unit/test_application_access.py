@@ -17,7 +17,7 @@ from schooldata.adapters.memory.store import InMemoryStore
 from schooldata.application.access import Authenticate, Caller, Meter
 from schooldata.application.service import Application
 from schooldata.bootstrap import TEST_SECRET, bootstrap_memory
-from schooldata.domain.errors import DataUnavailable, FeatureNotInPlan
+from schooldata.domain.errors import DataUnavailable
 from schooldata.domain.keys import (
     ApiKeyRecord,
     ApiKeyRevoked,
@@ -28,6 +28,7 @@ from schooldata.domain.keys import (
     key_hash,
 )
 from schooldata.domain.metering import (
+    MeterReading,
     QuotaExceeded,
     RateLimitExceeded,
     month_period,
@@ -204,12 +205,17 @@ def test_a_plan_change_applies_to_the_next_request() -> None:
 # ---------------------------------------------------------------------------- Meter
 
 
+def admit(meter: Meter, caller: Caller, *, wait: bool = True) -> MeterReading:
+    """One request past the rate limit, charged: how the pipeline meters an answered call."""
+    return meter.charge(caller, meter.admit_rate(caller), wait=wait)
+
+
 def test_each_admitted_call_consumes_exactly_one_use_of_the_quota() -> None:
     clock = FixedClock()
     app = make_app(clock)
     _, caller = issue(app)
     for n in range(1, 4):
-        reading = app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        reading = admit(app.meter, caller)
         assert used(app) == n
         assert reading.quota_remaining == 1000 - n
         clock.advance(1)
@@ -218,7 +224,7 @@ def test_each_admitted_call_consumes_exactly_one_use_of_the_quota() -> None:
 def test_a_reading_reports_limits_remaining_and_resets() -> None:
     app = make_app(FixedClock())
     _, caller = issue(app)
-    reading = app.meter.admit(caller, Feature.META)
+    reading = admit(app.meter, caller)
     assert reading.headers() == {
         "X-RateLimit-Limit": "5",
         "X-RateLimit-Remaining": "4",
@@ -233,9 +239,9 @@ def test_the_rate_limit_allows_the_plan_rate_per_second_then_refuses() -> None:
     app = make_app(FixedClock())
     _, caller = issue(app)  # developer: 5 per second
     for _ in range(5):
-        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        admit(app.meter, caller)
     with pytest.raises(RateLimitExceeded) as caught:
-        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        admit(app.meter, caller)
     assert caught.value.code == "rate_limit_exceeded"
     assert caught.value.retry_after >= 1
     assert caught.value.reading.rate_remaining == 0
@@ -245,10 +251,10 @@ def test_rate_limited_calls_do_not_consume_quota() -> None:
     app = make_app(FixedClock())
     _, caller = issue(app)
     for _ in range(5):
-        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        admit(app.meter, caller)
     for _ in range(3):
         with pytest.raises(RateLimitExceeded):
-            app.meter.admit(caller, Feature.SCHOOLS_LIST)
+            admit(app.meter, caller)
     assert used(app) == 5
 
 
@@ -257,11 +263,11 @@ def test_the_rate_window_resets_in_the_next_second() -> None:
     app = make_app(clock)
     _, caller = issue(app)
     for _ in range(5):
-        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        admit(app.meter, caller)
     with pytest.raises(RateLimitExceeded):
-        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        admit(app.meter, caller)
     clock.advance(0.75)  # 12:00:01.000: a new second
-    assert app.meter.admit(caller, Feature.SCHOOLS_LIST).rate_remaining == 4
+    assert admit(app.meter, caller).rate_remaining == 4
     assert used(app) == 6
 
 
@@ -271,10 +277,10 @@ def test_the_rate_limit_is_counted_per_key_not_per_organisation() -> None:
     _, second = issue(app, plan=None)
     assert first.organisation == second.organisation
     for _ in range(5):
-        app.meter.admit(first, Feature.SCHOOLS_LIST)
+        admit(app.meter, first)
     with pytest.raises(RateLimitExceeded):
-        app.meter.admit(first, Feature.SCHOOLS_LIST)
-    app.meter.admit(second, Feature.SCHOOLS_LIST)
+        admit(app.meter, first)
+    admit(app.meter, second)
     assert used(app) == 6  # the quota is the organisation's
 
 
@@ -283,15 +289,15 @@ def test_a_used_up_quota_refuses_with_quota_exceeded_until_the_month_ends() -> N
     app = make_app(clock, small_catalogue(quota=3))
     _, caller = issue(app, plan="tiny")
     for _ in range(3):
-        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        admit(app.meter, caller)
     with pytest.raises(QuotaExceeded) as caught:
-        app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        admit(app.meter, caller)
     assert caught.value.code == "quota_exceeded"
     assert caught.value.retry_after == 30
     assert caught.value.reading.quota_remaining == 0
     assert app.ports.quota.used(organisation="acme", period="2026-12") == 3
     clock.advance(30)
-    app.meter.admit(caller, Feature.SCHOOLS_LIST)
+    admit(app.meter, caller)
     assert app.ports.quota.used(organisation="acme", period="2027-01") == 1
 
 
@@ -299,26 +305,16 @@ def test_quota_is_shared_by_every_key_of_an_organisation() -> None:
     app = make_app(FixedClock(), small_catalogue(quota=2))
     _, first = issue(app, plan="tiny")
     _, second = issue(app, plan=None)
-    app.meter.admit(first, Feature.META)
-    app.meter.admit(second, Feature.META)
+    admit(app.meter, first)
+    admit(app.meter, second)
     with pytest.raises(QuotaExceeded):
-        app.meter.admit(first, Feature.META)
-
-
-def test_a_feature_outside_the_plan_is_refused_and_nothing_is_consumed() -> None:
-    app = make_app(FixedClock())
-    _, caller = issue(app)
-    with pytest.raises(FeatureNotInPlan) as caught:
-        app.meter.admit(caller, Feature.FINANCE)
-    assert caught.value.details["feature"] == "finance"
-    assert used(app) == 0
-    assert app.meter.peek(caller).rate_remaining == 5
+        admit(app.meter, first)
 
 
 def test_peek_reads_the_meter_without_consuming() -> None:
     app = make_app(FixedClock())
     _, caller = issue(app)
-    app.meter.admit(caller, Feature.META)
+    admit(app.meter, caller)
     for _ in range(3):
         reading = app.meter.peek(caller)
     assert reading.quota_remaining == 999
@@ -336,11 +332,13 @@ def test_a_failing_quota_counter_is_service_unavailable() -> None:
     _, caller = issue(app)
     meter = Meter(rate=InMemoryRateLimiter(), quota=BrokenQuota(), clock=FixedClock())
     with pytest.raises(DataUnavailable):
-        meter.admit(caller, Feature.META)
+        admit(meter, caller)
 
 
 class TwoLookupKeyStore(KeyStore):
     """A store written before the combined lookup: it inherits the port's default."""
+
+    is_local = True
 
     def __init__(self, inner: InMemoryKeyStore) -> None:
         self._inner = inner
@@ -394,7 +392,12 @@ def test_the_combined_lookup_finds_the_key_and_its_organisation_or_nothing() -> 
 class RemoteQuota(InMemoryQuotaCounter):
     """A quota counter across a network (as SqlQuotaCounter on PostgreSQL says it is)."""
 
-    is_local = False
+    @property
+    def is_local(self) -> bool:
+        return False
+
+    def consume_nowait(self, *, organisation: str, period: str, limit: int) -> int | None:
+        raise WouldBlock()
 
 
 def test_a_meter_over_a_remote_quota_store_never_admits_from_an_event_loop() -> None:
@@ -408,9 +411,23 @@ def test_a_meter_over_a_remote_quota_store_never_admits_from_an_event_loop() -> 
         display_prefix="svc_live_AbCd",
         key_id="k",
     )
+    assert admit(local, caller, wait=False).quota_remaining >= 0
+
+
+def test_a_charge_that_would_wait_takes_its_rate_hit_back() -> None:
+    rate = InMemoryRateLimiter()
+    meter = Meter(rate=rate, quota=RemoteQuota(), clock=FixedNow())
+    caller = Caller(
+        organisation=Organisation(slug="acme", name="Acme", plan="enterprise"),
+        plan=DEFAULT_PLANS[-1],
+        display_prefix="svc_live_AbCd",
+        key_id="k",
+    )
+    admission = meter.admit_rate(caller)
+    assert rate.peek(key="k", window=admission.window) == 1
     with pytest.raises(WouldBlock):
-        remote.admit_nowait(caller, Feature.SCHOOLS_LIST)
-    assert local.admit_nowait(caller, Feature.SCHOOLS_LIST).quota_remaining >= 0
+        meter.charge(caller, admission, wait=False)
+    assert rate.peek(key="k", window=admission.window) == 0
 
 
 class FixedNow:
@@ -438,7 +455,7 @@ def test_every_reading_names_the_month_and_second_of_its_own_instant(steps: list
     for step in steps:
         clock.advance(step)
         now = clock.now()
-        reading = app.meter.admit(caller, Feature.SCHOOLS_LIST)
+        reading = admit(app.meter, caller)
         period = month_period(now)
         counts[period] = counts.get(period, 0) + 1
         assert reading.rate_reset == second_window(now) + 1

@@ -9,19 +9,30 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schooldata.application import parameters as p
+from schooldata.application.operations.param import Place
+from schooldata.application.operations.registry import REGISTRY
+from schooldata.application.pipeline import reject_unknown
 from schooldata.domain.errors import InvalidParameter, UnknownParameter
+
+SEARCH = REGISTRY["searchSchoolsCommercial"]
 
 
 def test_unknown_parameters_are_rejected_all_at_once_sorted() -> None:
     with pytest.raises(UnknownParameter) as caught:
-        p.reject_unknown({"zeta": 1, "q": "x", "alpha": 2}, {"q"})
+        reject_unknown(SEARCH, {"zeta": 1, "q": "x", "alpha": 2}, None)
     assert caught.value.details == {"parameters": ["alpha", "zeta"]}
     assert "alpha, zeta" in caught.value.message
 
 
 def test_known_parameters_pass() -> None:
-    p.reject_unknown({"q": "x"}, {"q", "page"})
-    p.reject_unknown({}, set())
+    reject_unknown(SEARCH, {"q": "x", "page": 2}, {"q": Place.QUERY, "page": Place.QUERY})
+    reject_unknown(SEARCH, {}, None)
+
+
+def test_a_declared_parameter_sent_elsewhere_than_declared_is_unknown() -> None:
+    with pytest.raises(UnknownParameter) as caught:
+        reject_unknown(SEARCH, {"q": "x"}, {"q": Place.BODY})
+    assert caught.value.details == {"parameters": ["q"]}
 
 
 def test_text_is_stripped_and_absent_is_none() -> None:

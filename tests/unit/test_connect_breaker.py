@@ -16,14 +16,12 @@ class Clock:
 def test_connects_go_through_until_one_fails() -> None:
     breaker = ConnectBreaker(retry_seconds=1.0, clock=Clock())
     assert all(breaker.admit() for _ in range(5))
-    assert not breaker.is_open
 
 
 def test_after_a_failure_only_one_trial_a_second_goes_through() -> None:
     clock = Clock()
     breaker = ConnectBreaker(retry_seconds=1.0, clock=clock)
     breaker.failed()
-    assert breaker.is_open
     assert not breaker.admit()
     clock.now += 0.99
     assert not breaker.admit()
@@ -54,5 +52,4 @@ def test_any_success_closes_the_breaker() -> None:
     clock.now += 1.0
     assert breaker.admit()
     breaker.succeeded()
-    assert not breaker.is_open
     assert all(breaker.admit() for _ in range(5))

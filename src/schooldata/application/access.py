@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from attrs import frozen
 
@@ -27,15 +27,13 @@ from schooldata.domain.metering import (
     retry_after_seconds,
     second_window,
 )
-from schooldata.domain.plans import Feature, Plan, PlanCatalogue
+from schooldata.domain.plans import Plan, PlanCatalogue
 from schooldata.ports.clock import Clock
 from schooldata.ports.keys import (
     KeyLookup,
     KeyStore,
-    NonBlockingQuota,
     QuotaCounter,
     RateLimiter,
-    UndoableRateLimiter,
     WouldBlock,
 )
 
@@ -72,8 +70,8 @@ class Authenticate:
     @property
     def answers_locally(self) -> bool:
         """Whether the key store is a local file or memory (no network round trip), so a
-        lookup may run on an event loop; stores say so with `is_local` (default: yes)."""
-        return bool(getattr(self._keys, "is_local", True))
+        lookup may run on an event loop."""
+        return self._keys.is_local
 
     def execute(self, *, authorization: str | None, x_api_key: str | None) -> Caller | None:
         raw = extract_credentials(authorization, x_api_key)
@@ -144,47 +142,25 @@ class Meter:
     - Then the per-organisation calendar-month quota: one use consumed atomically, or 429
       quota_exceeded when it is used up: `charge`, once the answer is known (a request the
       service fails is never charged). Only a consumed use is a metered request.
-    `consume` is both at once (a REST request refused for its arguments is metered)."""
+    Entitlement is the pipeline's (`Plan.require`), before either."""
 
     def __init__(self, *, rate: RateLimiter, quota: QuotaCounter, clock: Clock) -> None:
         self._rate = rate
         self._quota = quota
         self._clock = clock
-        # The stores are fixed for the meter's life, and so is what they can do: asked once,
-        # at first use (not here: a store may not be ready to say while being wired).
+        # The stores are fixed for the meter's life, and so is where they are: asked once, at
+        # first use (not here: a store may not be ready to say while being wired).
         self._can_admit_without_waiting: bool | None = None
         # (first second of the month, its reset, its period): worked out once a month.
         self._month: tuple[float, float, str] = (0.0, 0.0, "")
 
-    def admit(self, caller: Caller, feature: Feature) -> MeterReading:
-        caller.plan.require(feature)
-        return self.consume(caller)
-
     @property
     def can_admit_without_waiting(self) -> bool:
-        """Whether `admit_nowait` can ever succeed (the quota counter can try without
-        waiting and the rate limiter can take a hit back)."""
+        """Whether a caller on an event loop may be admitted and charged there (`wait=False`):
+        both stores answer without a network round trip."""
         if self._can_admit_without_waiting is None:
-            quota, rate = self._quota, self._rate
-            self._can_admit_without_waiting = (
-                callable(getattr(quota, "consume_nowait", None))
-                and callable(getattr(rate, "undo", None))
-                and bool(getattr(quota, "is_local", True))
-                and bool(getattr(rate, "is_local", True))
-            )
+            self._can_admit_without_waiting = self._quota.is_local and self._rate.is_local
         return self._can_admit_without_waiting
-
-    def admit_nowait(self, caller: Caller, feature: Feature) -> MeterReading:
-        """`admit`, for a caller on an event loop: WouldBlock, with nothing counted (the rate
-        hit is taken back), when the quota could only be consumed by waiting for a lock."""
-        if not (self._can_admit_without_waiting or self.can_admit_without_waiting):
-            raise WouldBlock()
-        caller.plan.require(feature)
-        return self.consume(caller, wait=False)
-
-    def consume(self, caller: Caller, *, wait: bool = True) -> MeterReading:
-        """`admit` and `charge` at once."""
-        return self.charge(caller, self.admit_rate(caller), wait=wait)
 
     def admit_rate(self, caller: Caller) -> Admission:
         """One hit of the key's per-second window: 429 rate_limit_exceeded past its rate."""
@@ -239,12 +215,11 @@ class Meter:
         slug = caller.organisation.slug
         if wait:
             return self._quota.consume(organisation=slug, period=period, limit=limit)
-        quota = cast(NonBlockingQuota, self._quota)
         try:
-            return quota.consume_nowait(organisation=slug, period=period, limit=limit)
+            return self._quota.consume_nowait(organisation=slug, period=period, limit=limit)
         except WouldBlock:
             # The request does not go ahead here (its caller retries, waiting): untake its hit.
-            cast(UndoableRateLimiter, self._rate).undo(key=caller.key_id, window=window)
+            self._rate.undo(key=caller.key_id, window=window)
             raise
 
     @staticmethod

@@ -18,15 +18,12 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from schooldata.application.operations.arguments import Arguments
 from schooldata.domain.changes import ChangeFilter, ListedChange
 from schooldata.domain.errors import InvalidParameter
-from schooldata.domain.phase import parse_phase
 from schooldata.domain.versions import (
     DataVersion,
     VersionRef,
     check_since,
-    parse_version,
     retained_since,
 )
 from schooldata.ports.changes import ChangeLog
@@ -54,30 +51,6 @@ class ChangesPage:
     per_page: int
     total: int
     items: tuple[ListedChange, ...]
-
-
-def prepare(args: Arguments) -> ChangesRequest:
-    if "since" not in args:
-        raise InvalidParameter(
-            "since", "since (a data version, as meta.data_version gives it) is required."
-        )
-    since = parse_version(args.given("since"), parameter="since")
-    until = None if "until" not in args else parse_version(args.given("until"), parameter="until")
-    if until is not None and until.sequence < since.sequence:
-        raise InvalidParameter("until", "until must not be a version before since.")
-    phase = args.text("phase")
-    local_authority = args.text("local_authority")
-    return ChangesRequest(
-        since=since,
-        until=until,
-        wanted=ChangeFilter.of(
-            kind=args.choice("kind"),
-            local_authority=local_authority,
-            phase=None if phase is None else parse_phase(phase),
-        ),
-        page=args.page(),
-        per_page=args.per_page(),
-    )
 
 
 class ListChanges:

@@ -10,10 +10,9 @@ Rules (shared by REST, MCP and CLI):
 - `sort`: relevance (needs q), distance (needs an origin), name, urn, score.
 - Any other parameter -> unknown_parameter.
 
-Two steps, so a face can tell a caller's mistake from what the data says: `prepare_*` checks
-every parameter rule (cross-parameter ones included) and looks nothing up, so whatever it
-raises is an argument error; `find` looks the postcode up (unknown -> unknown_postcode) and
-searches. The operations of `operations.lists` pair them.
+Two steps, so a face can tell a caller's mistake from what the data says: the operations read
+the arguments into a `ListRequest` (`operations.reading`: every parameter rule, nothing looked
+up), and `find` looks the postcode up (unknown -> unknown_postcode) and searches.
 """
 
 from __future__ import annotations
@@ -23,13 +22,12 @@ from typing import NamedTuple
 from attrs import frozen
 
 from schooldata.application.locate import locate_parsed
-from schooldata.application.operations.arguments import Arguments
 from schooldata.application.paging import Page, PageRequest
-from schooldata.domain.errors import InvalidParameter, SchoolNotFound
+from schooldata.domain.errors import SchoolNotFound
 from schooldata.domain.geo import Location
 from schooldata.domain.links import EstablishmentLink
-from schooldata.domain.phase import Phase, parse_phase
-from schooldata.domain.postcode import PostcodeQuery, parse_postcode
+from schooldata.domain.phase import Phase
+from schooldata.domain.postcode import PostcodeQuery
 from schooldata.domain.school import School
 from schooldata.domain.search import (
     Proximity,
@@ -153,78 +151,3 @@ class CommercialSchools:
                 if wanted is None or normalise(wanted) in normalise(name) or wanted == code
             ]
         )
-
-
-def prepare_list(args: Arguments) -> ListRequest:
-    """`/schools`: any filter, any origin, or none."""
-    return _prepare(args)
-
-
-def prepare_search(args: Arguments) -> ListRequest:
-    if "q" not in args:
-        raise InvalidParameter("q", "q (at least 2 characters) is required for search.")
-    return _prepare(args)
-
-
-def prepare_nearby(args: Arguments) -> ListRequest:
-    if "postcode" not in args and "latitude" not in args:
-        raise InvalidParameter("postcode", "nearby needs a postcode, or latitude and longitude.")
-    return _prepare(args)
-
-
-def prepare_authorities(args: Arguments) -> AuthorityQuery:
-    text = args.text("q")
-    return AuthorityQuery(text=text, page=PageRequest.read(args))
-
-
-def _prepare(args: Arguments) -> ListRequest:
-    query_text = args.text("q")
-    # Parsed as sent (its two-character minimum counts the text as sent, as the public
-    # query's does); normalising drops the spaces.
-    text = TextQuery.parse(str(args.given("q"))) if query_text is not None else None
-    origin, radius = _origin(args)
-    phase = args.text("phase")
-    sort_name = args.choice("sort")
-    sort = SortOrder(sort_name) if sort_name is not None else None
-    if sort is SortOrder.DISTANCE and origin is None:
-        raise InvalidParameter("sort", "sort=distance needs a postcode or latitude/longitude.")
-    if sort is SortOrder.RELEVANCE and text is None:
-        raise InvalidParameter("sort", "sort=relevance needs q.")
-    page = args.page()
-    per_page = args.per_page()
-    local_authority = args.text("local_authority")
-    type_name = args.text("type")
-    return ListRequest(
-        text=text,
-        origin=origin,
-        radius_miles=radius,
-        phases=frozenset({parse_phase(phase)}) if phase is not None else frozenset(),
-        local_authority=normalise(local_authority) if local_authority is not None else None,
-        type_name=normalise(type_name) if type_name is not None else None,
-        gender=args.choice("gender"),
-        ofsted_rating=args.integer("ofsted_rating"),
-        min_score=args.number("min_score"),
-        sort=sort,
-        page=page,
-        per_page=per_page,
-    )
-
-
-def _origin(args: Arguments) -> tuple[Location | PostcodeOrigin | None, float | None]:
-    postcode = args.text("postcode")
-    latitude = args.number("latitude")
-    longitude = args.number("longitude")
-    radius = args.number("radius_miles")
-    if (latitude is None) != (longitude is None):
-        raise InvalidParameter("latitude", "latitude and longitude go together.")
-    if postcode is not None and latitude is not None:
-        raise InvalidParameter("postcode", "Give a postcode or latitude/longitude, not both.")
-    if postcode is not None:
-        return PostcodeOrigin(raw=postcode, parsed=parse_postcode(postcode)), radius
-    if latitude is not None and longitude is not None:
-        return Location(latitude, longitude), radius
-    if radius is not None:
-        raise InvalidParameter(
-            "radius_miles", "radius_miles needs a postcode or latitude/longitude."
-        )
-    return None, None

@@ -8,10 +8,7 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
-from schooldata.application.operations.arguments import Arguments
-from schooldata.application.operations.params import INCLUDE_PREDECESSORS
 from schooldata.domain.catalogue import Topic
-from schooldata.domain.errors import MissingUrn
 from schooldata.domain.links import Predecessor
 from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.releases import Release
@@ -26,13 +23,6 @@ class HistoryRequest:
 
     urn: Urn
     include_predecessors: bool = False
-
-
-def prepare_history(args: Arguments) -> HistoryRequest:
-    if "urn" not in args:
-        raise MissingUrn()
-    urn = Urn.parse(args.given("urn"))
-    return HistoryRequest(urn=urn, include_predecessors=args.flag(INCLUDE_PREDECESSORS.name))
 
 
 @frozen(kw_only=True)

@@ -8,8 +8,8 @@ Rules (every face):
   exactly as the single profile gives it, and lists the others (unknown, closed, proposed to
   open) as not found: a lookup is never refused for what the register holds.
 
-`prepare` checks every rule and looks nothing up (what it raises is the caller's mistake);
-`look_up` answers, reusing the profile use case for each school.
+The operation reads the URNs (`operations.reading.prepare_lookup`: every rule, nothing looked
+up); `look_up` answers, reusing the profile use case for each school.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from schooldata.application.commercial import CommercialSchools, Profile
-from schooldata.application.operations.arguments import Arguments
-from schooldata.application.operations.declaration import PlanBound
-from schooldata.domain.errors import InvalidParameter, LimitExceedsPlan, SchoolNotFound
+from schooldata.domain.errors import SchoolNotFound
 from schooldata.domain.urn import Urn
 
 LOOKUP_MINIMUM = 1
@@ -34,24 +32,6 @@ class Lookup:
     asked: int
     profiles: tuple[Profile, ...]
     not_found: tuple[Urn, ...]
-
-
-def prepare(args: Arguments) -> tuple[Urn, ...]:
-    """The URNs to look up, in the order asked."""
-    raw_urns = args.given("urns")
-    if raw_urns is None:
-        raise InvalidParameter("urns", "urns is required.")
-    if not isinstance(raw_urns, list):
-        raise InvalidParameter("urns", "urns must be an array of six-digit URNs.")
-    maximum = args.plan_limit(PlanBound.LOOKUP)
-    if len(raw_urns) > maximum:
-        raise LimitExceedsPlan("urns", maximum, args.bounded_plan().name)
-    if len(raw_urns) < LOOKUP_MINIMUM:
-        raise InvalidParameter("urns", "A lookup needs at least 1 URN.")
-    urns = tuple(Urn.parse(u, parameter="urns") for u in raw_urns)
-    if len(set(urns)) != len(urns):
-        raise InvalidParameter("urns", "Each URN may appear only once.")
-    return urns
 
 
 def look_up(profiles: CommercialSchools, urns: Sequence[Urn]) -> Lookup:

@@ -7,8 +7,6 @@ from typing import Generic, TypeVar
 
 from attrs import frozen
 
-from schooldata.application.operations.arguments import Arguments
-
 T = TypeVar("T")
 
 
@@ -19,10 +17,6 @@ class PageRequest:
 
     page: int
     per_page: int
-
-    @classmethod
-    def read(cls, args: Arguments) -> PageRequest:
-        return cls(page=args.page(), per_page=args.per_page())
 
     def of(self, items: Sequence[T]) -> Page[T]:
         """This page of `items` (all the matches, in their order)."""

@@ -6,7 +6,7 @@ import math
 import re
 from collections.abc import Collection, Mapping
 
-from schooldata.domain.errors import InvalidParameter, UnknownParameter
+from schooldata.domain.errors import InvalidParameter
 
 Params = Mapping[str, object]
 # Any page past the last is answered (empty data, true totals: DECISIONS); the bound only keeps
@@ -32,13 +32,6 @@ def decimal(name: str, raw: str) -> float:
     if not math.isfinite(value):
         raise InvalidParameter(name, f"{name} must be a finite number.")
     return value
-
-
-def reject_unknown(params: Params, allowed: Collection[str]) -> None:
-    """A parameter an operation does not support fails the call instead of being ignored."""
-    unknown = [name for name in params if name not in allowed]
-    if unknown:
-        raise UnknownParameter(unknown)
 
 
 def text(

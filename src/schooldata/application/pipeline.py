@@ -31,7 +31,8 @@ from attrs import frozen
 
 from schooldata.application.access import Admission, Authenticate, Caller, Meter
 from schooldata.application.operations.arguments import Arguments
-from schooldata.application.operations.declaration import AnyOperation, Entry, Place, Port
+from schooldata.application.operations.declaration import AnyOperation, Entry, Port
+from schooldata.application.operations.param import Place
 from schooldata.application.operations.uses import UseCases
 from schooldata.application.reuse import AnswerReuse
 from schooldata.domain.dataset import DatasetRecord

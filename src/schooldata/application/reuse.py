@@ -34,10 +34,6 @@ class AnswerReuse:
         self._lock = threading.Lock()
         self._held_version: str | None = None
 
-    @property
-    def size_bytes(self) -> int:
-        return self._bytes
-
     def __len__(self) -> int:
         return len(self._answers)
 
@@ -88,16 +84,7 @@ def estimate(value: Any, depth: int = 0) -> int:
         return 64 + sum(
             16 + estimate(k, depth + 1) + estimate(v, depth + 1) for k, v in value.items()
         )
-    names = _attribute_names(type(value))
-    if names is not None:
-        return 48 + sum(8 + estimate(getattr(value, name), depth + 1) for name in names)
+    if attrs.has(type(value)):
+        members = attrs.astuple(value, recurse=False)
+        return 48 + sum(8 + estimate(v, depth + 1) for v in members)
     return sys.getsizeof(value)
-
-
-_NAMES: dict[type, tuple[str, ...] | None] = {}
-
-
-def _attribute_names(kind: type) -> tuple[str, ...] | None:
-    if kind not in _NAMES:
-        _NAMES[kind] = tuple(f.name for f in attrs.fields(kind)) if attrs.has(kind) else None
-    return _NAMES[kind]

@@ -19,9 +19,9 @@ Rules:
   value is suppressed, missing or not comparable are excluded and counted by reason; ties
   break by URN.
 
-Compare and rankings come in two steps, as the lists do: `prepare_*` checks every parameter
-and looks nothing up (what it raises is the caller's mistake), `compare_schools` and `rank`
-answer. `compare` and `rankings` do both.
+Compare and rankings come in two steps, as the lists do: the operations read the arguments
+(`operations.reading`: every parameter rule, nothing looked up, so what it raises is the
+caller's mistake), `compare_schools` and `rank` answer the typed request.
 """
 
 from __future__ import annotations
@@ -41,13 +41,12 @@ from schooldata.application.lineage import (
     by_year,
     releases_of,
 )
-from schooldata.application.operations.arguments import Arguments
 from schooldata.domain.catalogue import MEASURES, RESULT_TOPICS, Topic, codes_of, spec_of
-from schooldata.domain.errors import InvalidParameter, LimitExceedsPlan, SchoolNotFound
+from schooldata.domain.errors import SchoolNotFound
 from schooldata.domain.links import Predecessor, predecessors
 from schooldata.domain.measure import Measure, MeasureStatus, missing
 from schooldata.domain.ofsted import inspection_history
-from schooldata.domain.phase import Phase, parse_phase
+from schooldata.domain.phase import Phase
 from schooldata.domain.releases import Release
 from schooldata.domain.results import (
     DESTINATIONS_COHORT_PERIOD,
@@ -60,7 +59,6 @@ from schooldata.domain.results import (
 from schooldata.domain.school import School
 from schooldata.domain.scoring import HEADLINE_MEASURE
 from schooldata.domain.search import SchoolQuery
-from schooldata.domain.text import normalise
 from schooldata.domain.urn import Urn
 from schooldata.ports.schools import InspectionReader, LinkReader, MeasureReader, SchoolReader
 
@@ -199,24 +197,6 @@ class SchoolData:
     ) -> tuple[TopicSeries, ...]:
         return topic_series(self._measures.measures_for(urn=urn), topics, releases)
 
-    @staticmethod
-    def prepare_compare(args: Arguments) -> tuple[Urn, ...]:
-        """The URNs to compare, in the order asked; every rule but "is it open" checked."""
-        raw_urns = args.given("urns")
-        plan = args.bounded_plan()
-        if raw_urns is None:
-            raise InvalidParameter("urns", "urns is required.")
-        if not isinstance(raw_urns, list):
-            raise InvalidParameter("urns", "urns must be an array of six-digit URNs.")
-        if len(raw_urns) > plan.compare_max:
-            raise LimitExceedsPlan("urns", plan.compare_max, plan.name)
-        if len(raw_urns) < COMPARE_MINIMUM:
-            raise InvalidParameter("urns", "Compare needs at least 2 URNs.")
-        urns = tuple(Urn.parse(u, parameter="urns") for u in raw_urns)
-        if len(set(urns)) != len(urns):
-            raise InvalidParameter("urns", "Each URN may appear only once.")
-        return urns
-
     def compare_schools(self, urns: Sequence[Urn]) -> Comparison:
         """Compare prepared URNs; the first one that names no open school -> not found."""
         schools = []
@@ -265,30 +245,6 @@ class SchoolData:
                 )
             out[code] = (current, found.measure)
         return out
-
-    @staticmethod
-    def prepare_rankings(args: Arguments) -> RankingRequest:
-        metric = args.choice("metric")
-        if metric is None:
-            raise InvalidParameter(
-                "metric", f"metric is required: one of {', '.join(RANKING_METRICS)}."
-            )
-        raw_phase = args.text("phase")
-        if raw_phase is None:
-            raise InvalidParameter("phase", "phase is required.")
-        phase = parse_phase(raw_phase)
-        local_authority = args.text("local_authority")
-        order = args.choice("order") or "desc"
-        page = args.page()
-        per_page = args.per_page()
-        return RankingRequest(
-            metric=metric,
-            phase=phase,
-            local_authority=normalise(local_authority) if local_authority else None,
-            descending=order == "desc",
-            page=page,
-            per_page=per_page,
-        )
 
     def rank(self, request: RankingRequest) -> Ranking:
         query = SchoolQuery(

@@ -68,11 +68,12 @@ def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None 
 
 
 def _traced(asgi: Any, app: Application, settings: Settings, tracing: Tracing) -> Any:
+    from schooldata.adapters.sql.store import SqlStore
     from schooldata.entrypoints.scope import REQUEST_ID_KEY
 
-    engine = getattr(app.ports.store, "engine", None)
-    if engine is not None:
-        tracing.database(engine)
+    store = app.ports.store
+    if isinstance(store, SqlStore):  # (the composition root's own store: memory has no SQL)
+        tracing.database(store.engine)
     if settings.redis_url:
         tracing.redis()
     return tracing.asgi(asgi, request_id_key=REQUEST_ID_KEY)
@@ -89,9 +90,7 @@ def _quota_given_back_at_shutdown(app: Application) -> Any:
             yield
         finally:
             with contextlib.suppress(Exception):  # the database may be gone: kept then
-                give_back = getattr(app.ports.quota, "give_back", None)
-                if callable(give_back):
-                    await anyio.to_thread.run_sync(give_back)
+                await anyio.to_thread.run_sync(app.ports.quota.give_back)
 
     return lifespan
 

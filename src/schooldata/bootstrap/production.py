@@ -9,8 +9,7 @@ import os
 import secrets
 import tomllib
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from schooldata.adapters.memory.snapshot import SnapshotReader
 from schooldata.adapters.system import SecureIds, SystemClock
@@ -24,6 +23,14 @@ if TYPE_CHECKING:
     from schooldata.adapters.sql.store import SqlStore
 
 SNAPSHOT_PORTS = frozenset({Port.SCHOOLS, Port.POSTCODES, Port.DATASETS, Port.LINKS})
+
+
+class Wiring(NamedTuple):
+    """The application and the resources its wiring made, for whoever must close them."""
+
+    app: Application
+    store: SqlStore
+    snapshot: SnapshotReader
 
 
 def load_plans(settings: Settings) -> PlanCatalogue:
@@ -76,7 +83,7 @@ def bootstrap(
     `notify` hears what a long step (the first build of the demo) is doing."""
     settings = settings or load_settings(**overrides)
     must_exist = not create_database and not settings.uses_embedded_demo
-    app, store = _wire(settings, must_exist=must_exist)
+    app, store, _ = _wire(settings, must_exist=must_exist)
     _prepare(app, store, settings, notify=notify)
     return app
 
@@ -108,13 +115,10 @@ def assemble(settings: Settings) -> Application:
     so a worker started while one is down answers as a running worker would (503, the public
     search's 500, `/ready` 503) and serves again as soon as it is back. The database must
     already be migrated (and the demo built): `serve` does both once, before its workers."""
-    app, _ = _wire(settings, create=False)
-    return app
+    return _wire(settings, create=False).app
 
 
-def _wire(
-    settings: Settings, *, create: bool = True, must_exist: bool = False
-) -> tuple[Application, SqlStore]:
+def _wire(settings: Settings, *, create: bool = True, must_exist: bool = False) -> Wiring:
     from schooldata.adapters.sql.key_store import SqlKeyStore
     from schooldata.adapters.sql.quota_counter import SqlQuotaCounter
     from schooldata.adapters.sql.store import SqlStore
@@ -158,8 +162,4 @@ def _wire(
         reuse_bytes=settings.replay_mb * 1024 * 1024,
         retention_days=settings.change_retention_days,
     )
-    return app, store
-
-
-def database_path(settings: Settings) -> Path | None:
-    return settings.demo_database_path if settings.uses_embedded_demo else None
+    return Wiring(app, store, snapshot)

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
 
 from schooldata.adapters.extras import MissingExtra
 from schooldata.adapters.memory.access import InMemoryRateLimiter
+from schooldata.ports.keys import RateLimiter
 from schooldata.settings import Settings, SettingsError
 
 
-def _rate_limiter(settings: Settings) -> Any:
+def _rate_limiter(settings: Settings) -> RateLimiter:
     """Redis when configured (any number of machines); several worker processes on one machine
     without Redis share a mapped file, so a key's rate holds across them (and fall back to it
     while Redis is down); one process keeps its windows in memory."""

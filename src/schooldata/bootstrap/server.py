@@ -9,6 +9,8 @@ import importlib.util
 import os
 from collections.abc import Callable
 
+import attrs
+
 from schooldata.bootstrap.announce import announce_when_answering
 from schooldata.bootstrap.asgi import SERVED_VARIABLE
 from schooldata.bootstrap.production import _prepare, _wire
@@ -39,13 +41,11 @@ def serve(
     # Migrations and the demo build happen once, here, not per worker; this process's
     # connections are closed before the workers are forked from it.
     must_exist = not create_database and not settings.uses_embedded_demo
-    app, store = _wire(settings, must_exist=must_exist)
+    app, store, snapshot = _wire(settings, must_exist=must_exist)
     try:
         _prepare(app, store, settings, notify=notify)
     finally:
-        close_snapshot = getattr(app.ports.schools, "close", None)
-        if callable(close_snapshot):  # the snapshot's checker thread: workers have their own
-            close_snapshot()
+        snapshot.close()  # the snapshot's checker thread: workers have their own
         store.close()
     os.environ.update(_settings_environment(settings))
     # One set of metrics for the whole server: every worker counts in this directory and a
@@ -118,8 +118,9 @@ def _settings_environment(settings: Settings) -> dict[str, str]:
         "change_retention_days",  # which `since` a worker answers 410
         "workers",  # several workers without Redis share their rate windows (_rate_limiter)
     )
+    fields = attrs.asdict(settings, recurse=False)
     for name in names:
-        value = getattr(settings, name)
+        value = fields[name]
         if value is not None:
             env[f"SCHOOLDATA_{name.upper()}"] = str(value)
     if settings.cors_origins:

@@ -23,6 +23,7 @@ import datetime as dt
 import enum
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from operator import attrgetter
 
 from attrs import frozen
 
@@ -136,23 +137,25 @@ class ListedChange:
 
 # ------------------------------------------------------------------------ the register
 
-_SCORE = ("svc_score", "score_suppressed", "score_suppressed_reason")
+
+def _compared(name: str) -> tuple[str, ...]:
+    """What a change of a licensed field is told by: the Ofsted grade apart from the record,
+    the score with whether and why it is suppressed."""
+    if name == "ofsted":
+        return ("ofsted_rating", "ofsted")
+    if name == "svc_score":
+        return ("svc_score", "score_suppressed", "score_suppressed_reason")
+    return (name,)
+
+
+_COMPARED = tuple(
+    (part, attrgetter(part)) for name in served_fields(Tier.COMMERCIAL) for part in _compared(name)
+)
 
 
 def changed_fields(before: School, after: School) -> tuple[str, ...]:
     """The licensed fields whose values differ, in the profile's order."""
-    changed: list[str] = []
-    for name in served_fields(Tier.COMMERCIAL):
-        if name == "ofsted":
-            if before.ofsted_rating != after.ofsted_rating:
-                changed.append("ofsted_rating")
-            if before.ofsted != after.ofsted:
-                changed.append("ofsted")
-        elif name == "svc_score":
-            changed += [part for part in _SCORE if getattr(before, part) != getattr(after, part)]
-        elif getattr(before, name) != getattr(after, name):
-            changed.append(name)
-    return tuple(changed)
+    return tuple(name for name, read in _COMPARED if read(before) != read(after))
 
 
 def register_changes(

@@ -39,8 +39,8 @@ def distance_miles(a: Location, b: Location) -> float:
 
 
 def square(x: float) -> float:
-    """`x * x`: one rounding, the same compiled or not (C's `pow(x, 2)`, which `x ** 2` calls,
-    may differ from it in the last bit, and a compiler may replace it by the product)."""
+    """`x * x`: one rounding (`x ** 2` goes through C's `pow`, which may differ in the last
+    bit). The proximity strips square alike, so their distances agree with these to the bit."""
     return x * x
 
 
@@ -50,12 +50,6 @@ class BoundingBox:
     max_latitude: float
     min_longitude: float
     max_longitude: float
-
-    def contains(self, point: Location) -> bool:
-        return (
-            self.min_latitude <= point.latitude <= self.max_latitude
-            and self.min_longitude <= point.longitude <= self.max_longitude
-        )
 
 
 def bounding_box(centre: Location, radius_miles: float) -> BoundingBox:

@@ -66,11 +66,6 @@ def parse_postcode(raw: str) -> PostcodeQuery:
     )
 
 
-def compact_postcode(raw: str) -> str:
-    """The storage key of a postcode as publishers write it (`"AB10 1AB"` -> `"AB101AB"`)."""
-    return without_spaces(raw).upper()
-
-
 def outward_of(compact: str) -> str:
     """The outward code of a compact full postcode: everything but the last three characters."""
     return compact[:-3]

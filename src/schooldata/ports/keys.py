@@ -16,6 +16,12 @@ class KeyLookup(NamedTuple):
 
 
 class KeyStore(Protocol):
+    @property
+    def is_local(self) -> bool:
+        """Whether a lookup answers without a network round trip (memory, a local file), so
+        it may run on an event loop."""
+        ...
+
     def find_key(self, *, key_hash: str) -> ApiKeyRecord | None: ...
 
     def find_key_with_organisation(self, *, key_hash: str) -> KeyLookup | None:
@@ -46,14 +52,28 @@ class KeyStore(Protocol):
 
 
 class RateLimiter(Protocol):
+    @property
+    def is_local(self) -> bool:
+        """Whether it answers without a network round trip, so it may run on an event loop."""
+        ...
+
     def hit(self, *, key: str, window: int) -> int:
         """Atomically count one request of `key` in the one-second `window`; return the count."""
         ...
 
     def peek(self, *, key: str, window: int) -> int: ...
 
+    def undo(self, *, key: str, window: int) -> None:
+        """Take back one hit of `key` in `window` whose request did not go ahead."""
+        ...
+
 
 class QuotaCounter(Protocol):
+    @property
+    def is_local(self) -> bool:
+        """Whether it answers without a network round trip, so it may run on an event loop."""
+        ...
+
     def consume(self, *, organisation: str, period: str, limit: int) -> int | None:
         """Atomically add one use if the count is below `limit`; return the new count, or None
         (nothing consumed) when the quota is already used up. Durable: the stored count is
@@ -62,22 +82,18 @@ class QuotaCounter(Protocol):
         then runs ahead of the answered uses by the unreserved rest of a block)."""
         ...
 
+    def consume_nowait(self, *, organisation: str, period: str, limit: int) -> int | None:
+        """As `consume`, or WouldBlock (and nothing consumed) when it would have to wait (a
+        store that is not local always would)."""
+        ...
+
     def used(self, *, organisation: str, period: str) -> int: ...
+
+    def give_back(self) -> None:
+        """Return the uses this process reserved ahead and did not answer, as it stops (a
+        store that reserves none has nothing to do)."""
+        ...
 
 
 class WouldBlock(Exception):
     """The store could answer only by waiting (another writer holds it); nothing was done."""
-
-
-class NonBlockingQuota(Protocol):
-    """A QuotaCounter that can also try without waiting (for callers on an event loop)."""
-
-    def consume_nowait(self, *, organisation: str, period: str, limit: int) -> int | None:
-        """As `consume`, or WouldBlock (and nothing consumed) when it would have to wait."""
-        ...
-
-
-class UndoableRateLimiter(Protocol):
-    """A RateLimiter that can take back a hit whose request did not go ahead."""
-
-    def undo(self, *, key: str, window: int) -> None: ...

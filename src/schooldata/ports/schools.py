@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Protocol
 
 from schooldata.domain.links import EstablishmentLink
@@ -10,7 +10,6 @@ from schooldata.domain.ofsted import InspectionRecord
 from schooldata.domain.releases import Release
 from schooldata.domain.results import MeasureRecord
 from schooldata.domain.school import School
-from schooldata.domain.scoring import Score
 from schooldata.domain.search import SchoolQuery, SearchPage
 from schooldata.domain.urn import Urn
 
@@ -37,16 +36,6 @@ class SchoolReader(Protocol):
     def version(self) -> str:
         """Changes whenever the served data changes (for caches and ETags)."""
         ...
-
-
-class SchoolWriter(Protocol):
-    """Replaces the served register in one transaction."""
-
-    def replace_all(self, *, schools: Iterable[School]) -> int:
-        """Atomically replace every school; returns how many were stored."""
-        ...
-
-    def set_scores(self, *, scores: dict[Urn, Score]) -> None: ...
 
 
 class LinkReader(Protocol):

@@ -24,6 +24,10 @@ class InMemoryKeyStore:
         self._organisations: dict[str, Organisation] = {}
         self._lock = threading.Lock()
 
+    @property
+    def is_local(self) -> bool:
+        return True
+
     def find_key(self, *, key_hash: str) -> ApiKeyRecord | None:
         return self._keys.get(key_hash)
 
@@ -74,6 +78,10 @@ class InMemoryRateLimiter:
         self._lock = threading.Lock()
         self._newest = 0
 
+    @property
+    def is_local(self) -> bool:
+        return True
+
     def hit(self, *, key: str, window: int) -> int:
         with self._lock:
             if window > self._newest:
@@ -101,6 +109,10 @@ class InMemoryQuotaCounter:
         self._used: dict[tuple[str, str], int] = defaultdict(int)
         self._lock = threading.Lock()
 
+    @property
+    def is_local(self) -> bool:
+        return True
+
     def consume(self, *, organisation: str, period: str, limit: int) -> int | None:
         with self._lock:
             current = self._used[(organisation, period)]
@@ -114,3 +126,6 @@ class InMemoryQuotaCounter:
 
     def used(self, *, organisation: str, period: str) -> int:
         return self._used.get((organisation, period), 0)
+
+    def give_back(self) -> None:
+        """Nothing reserved ahead: nothing to give back."""

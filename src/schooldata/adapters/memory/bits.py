@@ -11,7 +11,7 @@ bit would make each empty or sparse set as large as a full one.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final, final
+from typing import Final, final
 
 CHUNK_SHIFT: Final = 12
 CHUNK_BITS: Final = 1 << CHUNK_SHIFT
@@ -42,9 +42,10 @@ class Bits:
         return Bits(chunks)
 
     @staticmethod
-    def of_values(values: Iterable[Any], positions: dict[Any, int]) -> Bits:
+    def of_values(values: Iterable[int], positions: dict[int, int]) -> Bits:
         """The positions of URN `values` (`positions`: every URN value's, in URN order)."""
-        return Bits.of([positions[v] for v in values], len(positions))
+        # (looked up by C: an `int` variable would make each value a new object to look up)
+        return Bits.of(map(positions.__getitem__, values), len(positions))
 
     def __and__(self, other: Bits) -> Bits:
         mine = self.chunks

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Iterable
+from itertools import chain
 from operator import attrgetter
-from typing import Any, Final
+from typing import Final, TypeVar
 
 import attrs
 
@@ -52,50 +53,58 @@ from schooldata.domain.search import (
 from schooldata.domain.urn import Urn
 
 _URN_VALUE: Final = attrgetter("urn.value")
+Key = TypeVar("Key")
 
 
-def _urn_values(schools: Iterable[School]) -> list[Any]:
-    """Each school's URN value, as the school's own int object. Compiled (setup.py), a value
-    held in an `int` variable is made again as a new object wherever it is stored: a copy in
-    every posting (~20 MB at national scale). Read as `Any`, the values stay the schools'."""
+def _urn_values(schools: Iterable[School]) -> list[int]:
+    """Each school's URN value, the school's own int object."""
+    # Read and stored by C (`map`): compiled, an int passed through an `int` variable is
+    # stored as a new object, a copy in every posting (~20 MB at national scale).
     return list(map(_URN_VALUE, schools))
+
+
+def _urn_set(schools: Iterable[School]) -> set[int]:
+    """`_urn_values` as a set (built by C alike)."""
+    return set(map(_URN_VALUE, schools))
 
 
 class SchoolIndex:
     def __init__(self, schools: Iterable[School]) -> None:
         self.by_urn: dict[Urn, School] = {s.urn: s for s in schools}
         self.ordered: list[School] = sorted(self.by_urn.values(), key=lambda s: s.urn.value)
-        self._by_value: dict[int, School] = {s.urn.value: s for s in self.ordered}
-        every: dict[str, set[int]] = defaultdict(set)
-        in_name: dict[str, set[int]] = defaultdict(set)
-        in_other: dict[str, set[int]] = defaultdict(set)
-        by_phase: dict[Phase | None, set[int]] = defaultdict(set)
-        by_authority: dict[str, set[int]] = defaultdict(set)
-        by_la_code: dict[str, set[int]] = defaultdict(set)
         values = _urn_values(self.ordered)
-        for school, value in zip(self.ordered, values, strict=True):
+        self._by_value: dict[int, School] = dict(zip(values, self.ordered, strict=True))
+        # The schools of each token, phase and authority, made sets of URN values below.
+        in_name: dict[str, list[School]] = defaultdict(list)
+        in_other: dict[str, list[School]] = defaultdict(list)
+        by_phase: dict[Phase | None, list[School]] = defaultdict(list)
+        by_authority: dict[str, list[School]] = defaultdict(list)
+        by_la_code: dict[str, list[School]] = defaultdict(list)
+        for school in self.ordered:
             text = school.search_text
             for token in text.name_tokens:
-                in_name[token].add(value)
-                every[token].add(value)
+                in_name[token].append(school)
             for token in text.other_tokens:
-                in_other[token].add(value)
-                every[token].add(value)
-            by_phase[school.phase].add(value)
-            by_authority[text.authority].add(value)
-            by_la_code[(school.la_code or "").lower()].add(value)
-        self._position_of: dict[Any, int] = {v: p for p, v in enumerate(values)}
+                in_other[token].append(school)
+            by_phase[school.phase].append(school)
+            by_authority[text.authority].append(school)
+            by_la_code[(school.la_code or "").lower()].append(school)
+        every = {
+            token: _urn_set(chain(in_name.get(token, ()), in_other.get(token, ())))
+            for token in in_name.keys() | in_other.keys()
+        }
+        self._position_of: dict[int, int] = dict(zip(values, range(len(values)), strict=True))
         self._none = Bits.empty(len(values))
         self._cache = Budget(CACHE_BUDGET_URNS)
-        self._every = Postings(dict(every), self._cache, self._position_of)
-        self._by_phase = dict(by_phase)
+        self._every = Postings(every, self._cache, self._position_of)
+        self._by_phase = _urn_sets(by_phase)
         self._phase_bits: dict[Phase | None, Bits] = {
             phase: Bits.of_values(members, self._position_of)
             for phase, members in self._by_phase.items()
         }
         self._authority_bits: dict[str, Bits] = {}
-        self._by_authority = dict(by_authority)
-        self._by_la_code = dict(by_la_code)
+        self._by_authority = _urn_sets(by_authority)
+        self._by_la_code = _urn_sets(by_la_code)
         self._near = ProximityStrips(self.ordered, values)
         # The orders of `domain.search.sort_key` without text or distance, as URN lists.
         self._orders: dict[SortOrder, list[int]] = {
@@ -108,8 +117,8 @@ class SchoolIndex:
         self._orders[SortOrder.URN] = values
         self._orders[SortOrder.DISTANCE] = self._orders[SortOrder.URN]  # no origin: by URN
         self._positions: dict[SortOrder, dict[int, int]] = {}
-        in_name_postings = Postings(dict(in_name), self._cache, self._position_of)
-        in_other_postings = Postings(dict(in_other), self._cache, self._position_of)
+        in_name_postings = Postings(_urn_sets(in_name), self._cache, self._position_of)
+        in_other_postings = Postings(_urn_sets(in_other), self._cache, self._position_of)
         self._cache.on_full += [
             self._every.forget,
             in_name_postings.forget,
@@ -342,6 +351,10 @@ class SchoolIndex:
             ordered = self._orders[order]
             position = self._positions[order] = {v: i for i, v in enumerate(ordered)}
         return position
+
+
+def _urn_sets(groups: dict[Key, list[School]]) -> dict[Key, set[int]]:
+    return {key: _urn_set(schools) for key, schools in groups.items()}
 
 
 def _has_filters(query: SchoolQuery) -> bool:

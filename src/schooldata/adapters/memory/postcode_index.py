@@ -92,13 +92,6 @@ class PostcodeIndex:
             return None
         return Location(self._latitudes[at], self._longitudes[at])
 
-    @property
-    def size_bytes(self) -> int:
-        return (
-            self._keys.itemsize * (len(self._keys) * 3 + len(self._directory))  # 8-byte items
-            + 200 * len(self._outward)
-        )
-
 
 def _sorted(
     keys: array[int], latitudes: array[float], longitudes: array[float]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
-from typing import Any
 
 from schooldata.adapters.memory.bits import Bits
 
@@ -23,7 +22,7 @@ class Postings:
     """Token -> URN values, with memoised unions over every token that starts with a prefix."""
 
     def __init__(
-        self, postings: dict[str, set[int]], cache: Budget, positions: dict[Any, int]
+        self, postings: dict[str, set[int]], cache: Budget, positions: dict[int, int]
     ) -> None:
         self._postings = postings  # never changed after the index is built
         self._vocabulary = sorted(postings)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import Any, Final
+from typing import Final
 
 from schooldata.domain.geo import (
     EARTH_RADIUS_MILES,
@@ -66,11 +66,9 @@ class _Place:
     """A located school with what every distance to it reuses, held as C doubles (a
     compiled class: reading them makes no float object)."""
 
-    def __init__(self, school: School, where: Location, urn: Any) -> None:
+    def __init__(self, school: School, where: Location, urn: int) -> None:
         self.school = school
-        # Read beside the vector, a page's order never reaches into the school record. `Any`:
-        # the school's own int, where compiled code would store an `int` as a new object.
-        self.urn = urn
+        self.urn = urn  # read beside the vector, a page's order never reaches into the school
         self.latitude = where.latitude * RADIANS_PER_DEGREE  # radians
         self.longitude = where.longitude  # degrees
         self.cos_latitude = math.cos(self.latitude)
@@ -98,7 +96,7 @@ class _From:
         return TWICE_R * _ASIN(min(1.0, math.sqrt(h)))
 
 
-def _strip(located: list[tuple[School, Location, Any]]) -> list[_Place]:
+def _strip(located: list[tuple[School, Location, int]]) -> list[_Place]:
     """A strip's places by longitude, made in the order a question scans them, so neighbours
     lie side by side in memory."""
     located.sort(key=lambda each: (each[1].longitude, each[2]))
@@ -140,9 +138,9 @@ def _first_east_of(places: list[_Place], x: float, low: int) -> int:
 
 
 class ProximityStrips:
-    def __init__(self, schools: Iterable[School], urns: Iterable[Any]) -> None:
-        """`urns`: each school's URN value, the school's own int object (`SchoolIndex`)."""
-        strips: dict[int, list[tuple[School, Location, Any]]] = {}
+    def __init__(self, schools: Iterable[School], urns: Iterable[int]) -> None:
+        """`urns`: each school's URN value, in the order of `schools`."""
+        strips: dict[int, list[tuple[School, Location, int]]] = {}
         for school, urn in zip(schools, urns, strict=True):
             where = school.location
             if where is not None:

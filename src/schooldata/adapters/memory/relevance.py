@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import Any
 
 from schooldata.adapters.memory.bits import Bits
 from schooldata.adapters.memory.postings import Budget, Postings
@@ -38,7 +37,7 @@ class Relevance:
         in_name: Postings,
         in_other: Postings,
         ordered: Sequence[School],
-        positions: dict[Any, int],
+        positions: dict[int, int],
         cache: Budget,
     ) -> None:
         self._in_name = in_name
@@ -166,7 +165,7 @@ class Relevance:
         phrase = text.normalised
         ordered = self._ordered
         positions = self._positions
-        held = [positions[v] for v in pool]
+        held = list(map(positions.__getitem__, pool))  # (as `Bits.of_values` looks up)
         return Bits.of(
             [p for p in held if holds_phrase(ordered[p].search_text.name, phrase)],
             len(positions),

@@ -48,6 +48,11 @@ class RedisRateLimiter:
         self._last_warning = 0.0
         self._lock = threading.Lock()
 
+    @property
+    def is_local(self) -> bool:
+        """Across the network: never asked from an event loop."""
+        return False
+
     def _key(self, key: str, window: int) -> str:
         return f"{self._prefix}:{key}:{window}"
 
@@ -71,6 +76,18 @@ class RedisRateLimiter:
             return self._fallback.peek(key=key, window=window)
         self._recover()
         return int(value) if value is not None else 0
+
+    def undo(self, *, key: str, window: int) -> None:
+        try:
+            pipe = self._client.pipeline(transaction=True)
+            pipe.decr(self._key(key, window))
+            pipe.expire(self._key(key, window), WINDOW_TTL_SECONDS)
+            pipe.execute()
+        except redis.RedisError as error:
+            self._degrade(error)
+            self._fallback.undo(key=key, window=window)
+            return
+        self._recover()
 
     def health(self) -> dict[str, str]:
         """For /ready: `redis` when shared windows work, `degraded` when falling back."""

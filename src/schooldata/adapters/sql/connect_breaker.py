@@ -30,11 +30,6 @@ class ConnectBreaker:
         self._failing = False
         self._next_trial = 0.0
 
-    @property
-    def is_open(self) -> bool:
-        """Whether the last connect failed and none has succeeded since."""
-        return self._failing
-
     def admit(self) -> bool:
         """Whether a new connect may be attempted now (while failing: the next trial's turn)."""
         with self._lock:

@@ -1,7 +1,7 @@
 """One call's raw arguments, read through the operation's declarations.
 
-A use case reads each value when its own rules reach it (so a call with several mistakes is
-refused for the same first one on every face), and the bounds it is checked against are the
+`reading` reads each value when its rules reach it (so a call with several mistakes is refused
+for the same first one on every face), and the bounds it is checked against are the
 declaration's: the same numbers the OpenAPI document and the MCP schemas show.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from schooldata.application import parameters as p
-from schooldata.application.operations.declaration import Param, PlanBound
+from schooldata.application.operations.param import Param, PlanBound
 from schooldata.domain.plans import Plan
 
 

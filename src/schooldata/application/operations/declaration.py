@@ -1,8 +1,6 @@
-"""What an operation is: its address, its typed parameters, the plan feature it needs, how its
-request is prepared and how it runs. Every face reads these declarations; none restates them.
-
-A `Param` is the one statement of a parameter's name, type, bounds, default and plan bound:
-`Arguments` validates with it and the OpenAPI document and MCP schemas are generated from it.
+"""What an operation is: its address, its typed parameters (`param`), the plan feature it
+needs, how its request is read from raw arguments (`reading`) and how it runs. Every face reads
+these declarations; none restates them.
 """
 
 from __future__ import annotations
@@ -13,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from attrs import field, frozen
 
+from schooldata.application.operations.param import Param, Place
 from schooldata.domain.errors import DomainError
 from schooldata.domain.plans import Feature
 
@@ -22,36 +21,6 @@ if TYPE_CHECKING:
 
 Request = TypeVar("Request")
 Result = TypeVar("Result")
-
-
-class Kind(enum.Enum):
-    """What a parameter's value is, as every face reads it."""
-
-    TEXT = "text"
-    INTEGER = "integer"
-    NUMBER = "number"
-    CHOICE = "choice"  # one of `choices`, in any case
-    URN = "urn"  # six digits, or the integer they spell
-    POSTCODE = "postcode"  # a full UK postcode or an outward code
-    URNS = "urns"  # an array of URNs (a JSON body)
-    BOOLEAN = "boolean"  # true or false (as text on a query string: `true`, `false`)
-    VERSION = "version"  # a data version id (domain.versions)
-
-
-class Place(enum.Enum):
-    """Where a parameter travels in an HTTP request (the other faces pass names and values)."""
-
-    QUERY = "query"
-    PATH = "path"
-    BODY = "body"
-
-
-class PlanBound(enum.Enum):
-    """A bound that depends on the caller's plan."""
-
-    PER_PAGE = "per_page"
-    COMPARE = "compare"
-    LOOKUP = "lookup"
 
 
 class Port(enum.Enum):
@@ -65,23 +34,6 @@ class Port(enum.Enum):
     MEASURES = "measures"
     INSPECTIONS = "inspections"
     CHANGES = "changes"
-
-
-@frozen(kw_only=True)
-class Param:
-    name: str
-    kind: Kind
-    description: str
-    required: bool = False
-    place: Place = Place.QUERY
-    minimum: float | None = None
-    maximum: float | None = None
-    min_length: int | None = None
-    max_length: int | None = None
-    min_items: int | None = None
-    choices: tuple[str, ...] = ()
-    default: object = None
-    plan_bound: PlanBound | None = None
 
 
 @frozen(kw_only=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from schooldata.application import changes
-from schooldata.application.operations.declaration import Kind, Operation, Param, Port
+from schooldata.application.operations.declaration import Operation, Port
+from schooldata.application.operations.param import Kind, Param
 from schooldata.application.operations.params import LOCAL_AUTHORITY, PAGING, PHASE
+from schooldata.application.operations.reading import prepare_changes
 from schooldata.application.operations.uses import UseCases
 from schooldata.domain.changes import CHANGE_KINDS
 from schooldata.domain.errors import SinceExpired
@@ -49,7 +51,7 @@ CHANGES: Operation[changes.ChangesRequest, changes.ChangesPage] = Operation(
         PHASE,
         *PAGING,
     ),
-    prepare=changes.prepare,
+    prepare=prepare_changes,
     run=_changes,
     reads=frozenset({Port.CHANGES}),
     paged=True,

@@ -7,13 +7,15 @@ from schooldata.application.commercial import (
     AuthorityQuery,
     ListAnswer,
     ListRequest,
+)
+from schooldata.application.operations.declaration import Operation, Port
+from schooldata.application.operations.params import FILTERS, ORIGIN, PAGING, query
+from schooldata.application.operations.reading import (
     prepare_authorities,
     prepare_list,
     prepare_nearby,
     prepare_search,
 )
-from schooldata.application.operations.declaration import Operation, Port
-from schooldata.application.operations.params import FILTERS, ORIGIN, PAGING, query
 from schooldata.application.operations.uses import UseCases
 from schooldata.application.paging import Page
 from schooldata.domain.plans import Feature

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from schooldata.application.operations.declaration import Kind, Param, Place, PlanBound
+from schooldata.application.operations.param import Kind, Param, Place, PlanBound
 from schooldata.application.parameters import MAX_PAGE
 from schooldata.domain.links import MAX_PREDECESSOR_DEPTH
 from schooldata.domain.phase import PHASE_VALUES

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from schooldata.application.operations.arguments import Arguments
-from schooldata.application.operations.declaration import Kind, Operation, Param, Port
+from schooldata.application.operations.declaration import Operation, Port
+from schooldata.application.operations.param import Kind, Param
 from schooldata.application.operations.params import PHASE, URN
+from schooldata.application.operations.reading import prepare_public_search, prepare_urn
 from schooldata.application.operations.uses import UseCases
-from schooldata.application.search_schools import (
-    PreparedSearch,
-    PublicSearchAnswer,
-    PublicSearchRequest,
-    SearchSchools,
-)
-from schooldata.domain.errors import MissingUrn, SearchUnavailable
+from schooldata.application.search_schools import PreparedSearch, PublicSearchAnswer
+from schooldata.domain.errors import SearchUnavailable
 from schooldata.domain.school import School
 from schooldata.domain.search import (
     MAX_RADIUS_MILES,
@@ -61,10 +57,6 @@ SEARCH_PARAMS = (
 )
 
 
-def _prepare_search(args: Arguments) -> PreparedSearch:
-    return SearchSchools.prepare(PublicSearchRequest.from_params(args.raw))
-
-
 def _search(uses: UseCases, prepared: PreparedSearch) -> PublicSearchAnswer:
     return uses.search_schools.run(prepared)
 
@@ -76,7 +68,7 @@ SEARCH: Operation[PreparedSearch, PublicSearchAnswer] = Operation(
     path="/api/v1/search",
     feature=None,
     params=SEARCH_PARAMS,
-    prepare=_prepare_search,
+    prepare=prepare_public_search,
     run=_search,
     reads=frozenset({Port.SCHOOLS, Port.POSTCODES}),
     unavailable=SearchUnavailable,
@@ -89,12 +81,6 @@ SEARCH: Operation[PreparedSearch, PublicSearchAnswer] = Operation(
         "- Unavailable search -> 500 (the contract's status); other parameters are ignored."
     ),
 )
-
-
-def prepare_urn(args: Arguments) -> Urn:
-    if "urn" not in args:
-        raise MissingUrn()
-    return Urn.parse(args.given("urn"))
 
 
 def _school(uses: UseCases, urn: Urn) -> School:

@@ -4,21 +4,9 @@ from __future__ import annotations
 
 from schooldata.application import lookup
 from schooldata.application.commercial import Profile
-from schooldata.application.lineage import (
-    HistoryRequest,
-    InspectionHistory,
-    SchoolTopics,
-    prepare_history,
-)
-from schooldata.application.operations.arguments import Arguments
-from schooldata.application.operations.declaration import (
-    Kind,
-    Operation,
-    Param,
-    Place,
-    PlanBound,
-    Port,
-)
+from schooldata.application.lineage import HistoryRequest, InspectionHistory, SchoolTopics
+from schooldata.application.operations.declaration import Operation, Port
+from schooldata.application.operations.param import Kind, Param, Place, PlanBound
 from schooldata.application.operations.params import (
     INCLUDE_PREDECESSORS,
     LOCAL_AUTHORITY,
@@ -26,15 +14,15 @@ from schooldata.application.operations.params import (
     PHASE,
     URN,
 )
-from schooldata.application.operations.public import prepare_urn
-from schooldata.application.operations.uses import UseCases
-from schooldata.application.school_data import (
-    RANKING_METRICS,
-    Comparison,
-    Ranking,
-    RankingRequest,
-    SchoolData,
+from schooldata.application.operations.reading import (
+    prepare_compare,
+    prepare_history,
+    prepare_lookup,
+    prepare_rankings,
+    prepare_urn,
 )
+from schooldata.application.operations.uses import UseCases
+from schooldata.application.school_data import RANKING_METRICS, Comparison, Ranking, RankingRequest
 from schooldata.domain.plans import Feature
 from schooldata.domain.urn import Urn
 
@@ -81,7 +69,7 @@ LOOKUP: Operation[tuple[Urn, ...], lookup.Lookup] = Operation(
             plan_bound=PlanBound.LOOKUP,
         ),
     ),
-    prepare=lookup.prepare,
+    prepare=prepare_lookup,
     run=_look_up,
     reads=PROFILE.reads,
     reports_missing=True,
@@ -190,7 +178,7 @@ COMPARE: Operation[tuple[Urn, ...], Comparison] = Operation(
             plan_bound=PlanBound.COMPARE,
         ),
     ),
-    prepare=SchoolData.prepare_compare,
+    prepare=prepare_compare,
     run=_compare,
     reads=frozenset({Port.SCHOOLS, Port.MEASURES, Port.DATASETS}),
     rules="- 2..plan maximum distinct URNs, in the order asked; an unknown URN -> not found "
@@ -200,10 +188,6 @@ COMPARE: Operation[tuple[Urn, ...], Comparison] = Operation(
 
 def _rank(uses: UseCases, request: RankingRequest) -> Ranking:
     return uses.school_data.rank(request)
-
-
-def _prepare_rankings(args: Arguments) -> RankingRequest:
-    return SchoolData.prepare_rankings(args)
 
 
 RANKINGS: Operation[RankingRequest, Ranking] = Operation(
@@ -237,7 +221,7 @@ RANKINGS: Operation[RankingRequest, Ranking] = Operation(
         ),
         *PAGING,
     ),
-    prepare=_prepare_rankings,
+    prepare=prepare_rankings,
     run=_rank,
     reads=frozenset({Port.SCHOOLS, Port.MEASURES, Port.DATASETS}),
     paged=True,

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from schooldata.application.about import Freshness, ServiceMeta
-from schooldata.application.operations.arguments import Arguments
 from schooldata.application.operations.declaration import Operation, Port
 from schooldata.application.operations.params import PAGING
+from schooldata.application.operations.reading import prepare_nothing, prepare_page
 from schooldata.application.operations.uses import UseCases
 from schooldata.application.paging import Page, PageRequest
 from schooldata.domain.plans import Feature
-
-
-def _nothing(_args: Arguments) -> None:
-    return None
 
 
 def _meta(uses: UseCases, _request: None) -> ServiceMeta:
@@ -30,7 +26,7 @@ META: Operation[None, ServiceMeta] = Operation(
     path="/api/v1/meta",
     feature=Feature.META,
     params=(),
-    prepare=_nothing,
+    prepare=prepare_nothing,
     run=_meta,
     reads=frozenset({Port.DATASETS}),
     rules="- The API and description versions, the plans, the source and null policies.",
@@ -43,7 +39,7 @@ FRESHNESS: Operation[PageRequest, Page[Freshness]] = Operation(
     path="/api/v1/data-freshness",
     feature=Feature.DATA_FRESHNESS,
     params=PAGING,
-    prepare=PageRequest.read,
+    prepare=prepare_page,
     run=_freshness,
     reads=frozenset({Port.DATASETS}),
     paged=True,

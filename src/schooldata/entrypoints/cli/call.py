@@ -18,7 +18,7 @@ import click
 from click.shell_completion import CompletionItem
 
 from schooldata.application.local import OPERATION_NAMES, resolve
-from schooldata.application.operations.declaration import Kind
+from schooldata.application.operations.param import Kind
 from schooldata.application.pipeline import LOCAL
 from schooldata.entrypoints import answers, local
 from schooldata.entrypoints.answers import Rendered

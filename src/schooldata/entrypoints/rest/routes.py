@@ -21,7 +21,8 @@ import anyio.to_thread
 from litestar import Request
 
 from schooldata.application.access import Caller
-from schooldata.application.operations.declaration import Entry, Place
+from schooldata.application.operations.declaration import Entry
+from schooldata.application.operations.param import Place
 from schooldata.application.operations.registry import REGISTRY
 from schooldata.application.pipeline import ANONYMOUS, Credentials, Outcome, Pipeline, Refused
 from schooldata.domain.credentials import single_header_value

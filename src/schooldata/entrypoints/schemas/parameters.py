@@ -16,13 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from schooldata.application.operations.declaration import (
-    AnyOperation,
-    Kind,
-    Param,
-    Place,
-    PlanBound,
-)
+from schooldata.application.operations.declaration import AnyOperation
+from schooldata.application.operations.param import Kind, Param, Place, PlanBound
 from schooldata.domain.plans import Plan
 from schooldata.domain.versions import ID_PATTERN
 from schooldata.entrypoints.schemas.style import Schema

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from schooldata.application.operations.declaration import AnyOperation, Entry, Kind
+from schooldata.application.operations.declaration import AnyOperation, Entry
+from schooldata.application.operations.param import Kind
 from schooldata.domain.metering import METER_HEADERS
 from schooldata.entrypoints.answers import Table, table_of
 from schooldata.entrypoints.refusals import status_of_kind
