@@ -9,6 +9,8 @@ import attrs
 import pytest
 
 from schooldata.application.exports import (
+    Dataset,
+    InspectionRow,
     MeasureRow,
     Release,
     release_of,
@@ -16,13 +18,16 @@ from schooldata.application.exports import (
 from schooldata.application.import_dataset import DatasetKind
 from schooldata.application.service import Application
 from schooldata.bootstrap import bootstrap_memory
+from schooldata.domain.catalogue import Topic
 from schooldata.domain.dataset import DatasetRecord
+from schooldata.domain.errors import InvalidParameter
 from schooldata.domain.measure import MeasureStatus, reported, suppressed
 from schooldata.domain.ofsted import (
     GradedInspection,
     InspectionRecord,
     ReportCard,
     ReportCardScale,
+    inspection_history,
 )
 from schooldata.domain.phase import GiasPhase
 from schooldata.domain.releases import Release as DatasetRelease
