@@ -68,14 +68,14 @@ def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None 
 
 
 def _traced(asgi: Any, app: Application, settings: Settings, tracing: Tracing) -> Any:
-    from schooldata.entrypoints.scope import REQUEST_ID_KEY
+    from schooldata.entrypoints.http.request import request_id_in
 
     engine = getattr(app.ports.store, "engine", None)
     if engine is not None:
         tracing.database(engine)
     if settings.redis_url:
         tracing.redis()
-    return tracing.asgi(asgi, request_id_key=REQUEST_ID_KEY)
+    return tracing.asgi(asgi, request_id=request_id_in)
 
 
 def _quota_given_back_at_shutdown(app: Application) -> Any:

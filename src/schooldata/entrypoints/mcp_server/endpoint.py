@@ -32,8 +32,9 @@ from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
 
 from schooldata.application.pipeline import Pipeline, Refused
 from schooldata.domain.errors import without_keys_in
-from schooldata.entrypoints import early
 from schooldata.entrypoints.hosts import HostPolicy
+from schooldata.entrypoints.http import early
+from schooldata.entrypoints.http.request import base_url_of, first_header, request_id_in
 from schooldata.entrypoints.mcp_server import routing, state
 from schooldata.entrypoints.mcp_server.auth import (
     NO_STORE,
@@ -43,7 +44,6 @@ from schooldata.entrypoints.mcp_server.auth import (
 from schooldata.entrypoints.mcp_server.direct import DirectCalls
 from schooldata.entrypoints.mcp_server.guard import HostGuard
 from schooldata.entrypoints.mcp_server.server import SUPPORTED_VERSIONS
-from schooldata.entrypoints.scope import base_url_of, first_header, request_id_in
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
