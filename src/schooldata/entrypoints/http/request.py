@@ -1,7 +1,7 @@
 """One HTTP request, read once at the edge into a typed value every later step reads.
 
 The edge (`rest/edge.py`) reads the ASGI scope's headers in one pass and matches the path in
-the one route table (`rest/route_table.py`); the result is an `HttpRequest` kept in the scope
+the one route table (`route_table.py`); the result is an `HttpRequest` kept in the scope
 under `REQUEST_KEY`, the only key this service adds to it. Faces mounted beside REST (MCP)
 read their request id and base URL from it too.
 """
@@ -9,15 +9,13 @@ read their request id and base URL from it too.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 from urllib.parse import urlunsplit
 
 from schooldata.application.pipeline import ANONYMOUS, Credentials
 from schooldata.domain.credentials import single_header_value
 from schooldata.domain.keys import AuthenticationFailed
-
-if TYPE_CHECKING:
-    from schooldata.entrypoints.http.route_table import Route, RouteTable
+from schooldata.entrypoints.http.route_table import Route, RouteTable
 
 REQUEST_KEY: Final = "schooldata.request"
 
@@ -55,9 +53,11 @@ class HttpRequest:
         "params",
         "path",
         "query",
+        "root_path",
         "route",
         "routed_method",
-        "scope",
+        "scheme",
+        "server",
     )
 
     def __init__(
@@ -111,13 +111,18 @@ class HttpRequest:
         content_type = headers.get("content_type")
         self.content_type = None if content_type is None else content_type.decode("latin-1")
         self.content_length = _length(headers.get("content_length"))
-        self.scope = scope  # (for the base URL, asked only where no base URL is configured)
+        # What the base URL is made of, asked only where no base URL is configured (the
+        # scope itself is not kept: it holds this request, and a cycle outlives its request).
+        self.scheme = str(scope.get("scheme", "http"))
+        self.server = scope.get("server")
+        self.root_path = str(scope.get("app_root_path") or scope.get("root_path", ""))
         self.route = route
         self.params = params
 
     def base_url(self) -> str:
         """The request's base URL without a trailing slash (`base_url_of`)."""
-        return base_url_from(self.scope, self.hosts[0] if self.hosts else None)
+        host = self.hosts[0] if self.hosts else None
+        return base_url_from(self.scheme, self.server, self.root_path, host)
 
 
 def read(scope: Mapping[str, Any], request_id: str, table: RouteTable) -> HttpRequest:
@@ -215,14 +220,13 @@ def base_url_of(scope: Mapping[str, Any]) -> str:
         if name == b"host":
             host = bytes(value)
             break
-    return base_url_from(scope, host)
-
-
-def base_url_from(scope: Mapping[str, Any], host: bytes | None) -> str:
-    """`base_url_of` with the Host header already found (the edge reads it in its pass)."""
     scheme = str(scope.get("scheme", "http"))
-    server = scope.get("server")
     root = str(scope.get("app_root_path") or scope.get("root_path", ""))
+    return base_url_from(scheme, scope.get("server"), root, host)
+
+
+def base_url_from(scheme: str, server: Any, root: str, host: bytes | None) -> str:
+    """`base_url_of` with the Host header already found (the edge reads it in its pass)."""
     key = (scheme, host, None if server is None else tuple(server), root)
     found = _KNOWN.get(key)
     if found is None:
