@@ -69,6 +69,19 @@ class Protocol:
         identified = await self._identify(request, route, type_first=True)
         return identified if isinstance(identified, Answer) else None
 
+    async def authenticated(self, request: HttpRequest) -> Refused | None:
+        """The refusal of the credentials sent, or None when they name a caller."""
+        try:
+            if request.conflict is not None:
+                raise Refused(request.conflict, keyed=True)
+            try:
+                await anyio.to_thread.run_sync(self._pipeline.identify, request.credentials)
+            except AuthenticationFailed as error:
+                raise Refused(error, keyed=True) from None
+        except Refused as refused:
+            return refused
+        return None
+
     async def _identify(
         self, request: HttpRequest, route: Route, *, type_first: bool = False
     ) -> Answer | Caller | None:

@@ -141,8 +141,16 @@ class Routes:
                 outcome = await anyio.to_thread.run_sync(partial(call, wait=True))
         except Refused as refused:
             return refusal_response(refused, request_id=request.id, headers=headers, route=template)
-        except DomainError as error:  # the query string or the body itself
-            keyed = not route.public_errors(request.has_credentials)
+        except DomainError as error:  # the query string, the body or `Accept` itself
+            if route.public_only and request.has_credentials:
+                # A public-only route answers in the public shape whoever asks, once any
+                # credentials sent are authenticated (a bad key is still 401).
+                bad = await self.protocol.authenticated(request)
+                if bad is not None:
+                    return refusal_response(
+                        bad, request_id=request.id, headers=headers, route=template
+                    )
+            keyed = not route.public_only and not route.public_errors(request.has_credentials)
             return refusal_response(
                 Refused(error, keyed=keyed), request_id=request.id, headers=headers, route=template
             )
