@@ -1,5 +1,5 @@
 """What refusing a query string of many parameters costs, in process: a keyed
-`GET /api/v1/schools?<N distinct names>` through the whole ASGI app (edge, dispatch, the
+`GET /api/v1/schools?<N distinct names>` through the whole ASGI app (edge, routes, the
 pipeline), for N from 15 to 15,000 (issue 22's probe: refusing 15,000 names took 2.1 s when
 the query was read once per name). Each is timed over repeated calls; the ratio to N=15 is
 the headline, since the query string is read once, in one pass, and refused at the cap.

@@ -258,3 +258,18 @@ def test_a_public_operation_ignores_parameters_it_does_not_define(
     with_extra = client.get(path + extra)
     assert plain.status_code == with_extra.status_code == 200
     assert with_extra.json() == plain.json()
+
+
+@pytest.mark.parametrize(
+    "target", ["/api/get-school?urn=100001&urn=100001", "/api/v1/search?query=ab&query=cd"]
+)
+def test_a_keyed_callers_bad_query_on_a_public_only_route_gets_the_public_shape(
+    client: TestClient, app: Application, target: str
+) -> None:
+    keyed = client.get(target, headers={"Authorization": f"Bearer {issue_key(app)}"})
+    assert keyed.status_code == 400
+    assert keyed.json()["code"] == "invalid_parameter"
+    assert isinstance(keyed.json()["error"], str)
+    bad = client.get(target, headers={"Authorization": "Bearer svc_live_" + "x" * 40})
+    assert bad.status_code == 401  # the credentials are authenticated first
+    assert bad.json()["error"]["code"] == "invalid_api_key"

@@ -32,7 +32,6 @@ from tests.packaging.installs import (
     run,
     sdist_members,
 )
-from tests.support.compiled import compiled_sources, module_name
 from tests.support.servers import free_port
 
 # One worker builds once and installs both (module fixtures; `make test` runs --dist loadgroup).
@@ -98,14 +97,6 @@ def test_the_wheel_is_the_compiled_build(from_wheel: Installed, dists: tuple[Pat
     assert re.match(r"schooldata \d+\.\d+\.\d+\n", version)
     assert "build: compiled (mypyc)" in version, build_log(dists[1])
     assert "python: CPython 3." in version
-    modules = [module_name(source) for source in compiled_sources()]
-    script = (
-        "import importlib.util, sys\n"
-        "for name in sys.argv[1:]: print(name, importlib.util.find_spec(name).origin)\n"
-    )
-    done = run([str(from_wheel.bin / "python"), "-c", script, *modules], env=from_wheel.env())
-    interpreted = [line for line in done.stdout.splitlines() if not line.endswith(".so")]
-    assert not interpreted, interpreted
 
 
 def test_without_a_compiler_the_sdist_installs_pure_python_and_says_why(

@@ -1,21 +1,11 @@
-"""Which modules setup.py compiles with mypyc, and whether a build in place is stale."""
+"""Where a module's source is, compiled or not, and whether a build in place is stale."""
 
 from __future__ import annotations
 
-import runpy
 from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def compiled_sources() -> tuple[str, ...]:
-    """setup.py's COMPILED list: source paths relative to the checkout."""
-    return tuple(runpy.run_path(str(ROOT / "setup.py"), run_name="compiled_list")["COMPILED"])
-
-
-def module_name(source: str) -> str:
-    return source.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
 
 def source_of(module: ModuleType) -> Path:

@@ -15,6 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from schooldata.bootstrap import bootstrap_memory
+from schooldata.entrypoints.http.route_table import RouteTable
 from schooldata.entrypoints.observability.access import (
     FLUSH_SECONDS,
     MAX_WAITING_CHARS,
@@ -26,6 +28,7 @@ from schooldata.entrypoints.observability.logs import configure_logging, timesta
 from schooldata.entrypoints.observability.metrics import Metrics
 from schooldata.entrypoints.rest.cors import Cors
 from schooldata.entrypoints.rest.edge import HttpEdge
+from schooldata.entrypoints.rest.routes import Routes
 
 ENTRY = {
     "request_id": "req_abcdefghij0123456789",
@@ -228,6 +231,8 @@ def test_the_lines_waiting_are_written_when_the_server_shuts_down(stream: io.Str
     direct_log(counting)
     edge = HttpEdge(
         app=_lifespan_app,
+        routes=Routes(bootstrap_memory().pipeline, base_url=None),
+        table=RouteTable(),
         new_request_id=lambda: "req_abcdefghij0123456789",
         metrics=Metrics(),
         cors=Cors(()),

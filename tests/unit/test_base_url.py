@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from litestar import Request
 
-from schooldata.entrypoints import scope as scopes
+from schooldata.entrypoints.http import request as scopes
 
 hosts = st.one_of(
     st.none(),

@@ -69,14 +69,14 @@ def build_asgi(app: Application, settings: Settings, *, tracing: Tracing | None 
 
 def _traced(asgi: Any, app: Application, settings: Settings, tracing: Tracing) -> Any:
     from schooldata.adapters.sql.store import SqlStore
-    from schooldata.entrypoints.scope import REQUEST_ID_KEY
+    from schooldata.entrypoints.http.request import request_id_in
 
     store = app.ports.store
     if isinstance(store, SqlStore):  # (the composition root's own store: memory has no SQL)
         tracing.database(store.engine)
     if settings.redis_url:
         tracing.redis()
-    return tracing.asgi(asgi, request_id_key=REQUEST_ID_KEY)
+    return tracing.asgi(asgi, request_id=request_id_in)
 
 
 def _quota_given_back_at_shutdown(app: Application) -> Any:

@@ -27,7 +27,7 @@ from schooldata.domain.errors import (
 )
 from schooldata.domain.keys import AuthenticationFailed
 from schooldata.domain.metering import LimitReached
-from schooldata.entrypoints.wire import envelope, public
+from schooldata.entrypoints.wire import public
 
 Json = dict[str, Any]
 
@@ -65,8 +65,37 @@ def public_error(message: str, code: str | None = None) -> Json:
 def commercial_error(
     code: str, message: str, request_id: str, details: dict[str, Any] | None = None
 ) -> Json:
-    shape = envelope.commercial_error(code, message, request_id, details)
-    return msgspec.to_builtins(shape)  # type: ignore[no-any-return]
+    """The commercial error body, as `wire.envelope.CommercialError` declares it (built here,
+    and only here, for every face)."""
+    error = {"code": code, "message": message, "request_id": request_id, "details": details or {}}
+    return {"error": error}
+
+
+def error_shape(
+    code: str,
+    message: str,
+    *,
+    request_id: str,
+    public: bool,
+    details: dict[str, Any] | None = None,
+) -> Json:
+    """A refusal no domain error names (no such endpoint, a method not allowed...) in the
+    public or the commercial shape."""
+    if public:
+        return {"error": message, "code": code}
+    return commercial_error(code, message, request_id, details)
+
+
+# The refusals HTTP itself makes, whatever the face: (status, code, message).
+NOT_FOUND = (404, "not_found", "No such endpoint.")
+METHOD_NOT_ALLOWED = (405, "method_not_allowed", "This endpoint does not accept that method.")
+PAYLOAD_TOO_LARGE = (413, "payload_too_large", "The request body is too large.")
+INVALID_REQUEST = (400, "invalid_request", "The request could not be understood.")
+INTERNAL_ERROR = (
+    500,
+    "internal_error",
+    "The service failed to answer; please retry. Quote the request id to support.",
+)
 
 
 def error_body(refused: Refused, *, request_id: str, details: dict[str, Any] | None = None) -> Json:

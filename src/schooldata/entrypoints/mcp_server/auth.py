@@ -18,8 +18,8 @@ from schooldata.application.pipeline import Credentials, Pipeline, Refused
 from schooldata.domain.credentials import single_header_value
 from schooldata.domain.errors import DomainError
 from schooldata.domain.keys import AuthenticationFailed
+from schooldata.entrypoints.http.request import request_id_in
 from schooldata.entrypoints.refusals import commercial_error, status_of
-from schooldata.entrypoints.scope import request_id_in
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

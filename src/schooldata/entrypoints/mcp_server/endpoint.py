@@ -30,8 +30,9 @@ from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
 
 from schooldata.application.pipeline import Pipeline, Refused
 from schooldata.domain.errors import without_keys_in
-from schooldata.entrypoints import early
 from schooldata.entrypoints.hosts import HostPolicy
+from schooldata.entrypoints.http import early
+from schooldata.entrypoints.http.request import base_url_of, request_id_in
 from schooldata.entrypoints.mcp_server import routing, state
 from schooldata.entrypoints.mcp_server.auth import (
     NO_STORE,
@@ -41,7 +42,6 @@ from schooldata.entrypoints.mcp_server.auth import (
 from schooldata.entrypoints.mcp_server.call_road import ToolCallRoad
 from schooldata.entrypoints.mcp_server.guard import OriginGuard
 from schooldata.entrypoints.mcp_server.server import SUPPORTED_VERSIONS
-from schooldata.entrypoints.scope import base_url_of, request_id_in
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -41,9 +41,9 @@ from mcp_types import (
 )
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
+from schooldata.entrypoints.http.request import first_header
 from schooldata.entrypoints.json_body import INVALID, decoded_or_invalid, duplicate_member
 from schooldata.entrypoints.mcp_server.server import HANDSHAKE_VERSIONS, SUPPORTED_VERSIONS
-from schooldata.entrypoints.scope import first_header
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

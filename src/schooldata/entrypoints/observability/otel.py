@@ -51,6 +51,7 @@ MAX_SHOWN = 128
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
+RequestIdOf = Callable[[Mapping[str, Any]], str]
 
 
 class Tracing:
@@ -74,8 +75,9 @@ class Tracing:
         processors = [BatchSpanProcessor(exporter) for exporter in _exporters(environ)]
         return cls(processors, resource=service_resource())
 
-    def asgi(self, app: ASGIApp, *, request_id_key: str | None = None) -> ASGIApp:
-        """`app` inside a server span per HTTP request (see the module docstring)."""
+    def asgi(self, app: ASGIApp, *, request_id: RequestIdOf | None = None) -> ASGIApp:
+        """`app` inside a server span per HTTP request (see the module docstring);
+        `request_id(scope)`: the id the app gave the request, once it answers."""
         from opentelemetry.instrumentation.asgi import OpenTelemetryMiddleware
         from opentelemetry.util.http import (
             OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_SANITIZE_FIELDS,
@@ -85,7 +87,7 @@ class Tracing:
 
         sanitized = get_custom_headers(OTEL_INSTRUMENTATION_HTTP_CAPTURE_HEADERS_SANITIZE_FIELDS)
         return OpenTelemetryMiddleware(
-            _named(app, request_id_key),
+            _named(app, request_id),
             excluded_urls=get_excluded_urls("ASGI"),
             default_span_details=_span_details,
             server_request_hook=_redacted,
@@ -187,7 +189,7 @@ def _span_details(scope: Scope) -> tuple[str, dict[str, Any]]:
     return str(scope.get("method") or "HTTP"), {}
 
 
-def _named(app: ASGIApp, request_id_key: str | None) -> ASGIApp:
+def _named(app: ASGIApp, request_id: RequestIdOf | None) -> ASGIApp:
     """`app` with its server span named after the route as the answer starts (routing is
     done by then; the span ends with the answer's last byte)."""
 
@@ -208,8 +210,8 @@ def _named(app: ASGIApp, request_id_key: str | None) -> ASGIApp:
                 if route:
                     span.update_name(f"{method} {route}")
                     span.set_attribute("http.route", str(route))
-                if request_id_key is not None and scope.get(request_id_key):
-                    span.set_attribute("schooldata.request_id", str(scope[request_id_key]))
+                if request_id is not None and (shown := request_id(scope)):
+                    span.set_attribute("schooldata.request_id", shown)
             await send(message)
 
         await app(scope, receive, naming_send)

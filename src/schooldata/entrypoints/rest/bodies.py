@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from schooldata.domain.errors import InvalidParameter, shown_input
 from schooldata.entrypoints import json_body as strict_json
-from schooldata.entrypoints.scope import first_header
 
 
-def json_body(scope: Mapping[str, Any], body: bytes) -> dict[str, object]:
-    media_type = (first_header(scope, b"content-type") or "").partition(";")[0].strip().lower()
+def json_body(content_type: str | None, body: bytes) -> dict[str, object]:
+    """`content_type`: the request's first Content-Type, as sent."""
+    media_type = (content_type or "").partition(";")[0].strip().lower()
     if media_type != "application/json" and not (
         media_type.startswith("application/") and media_type.endswith("+json")
     ):

@@ -1,51 +1,48 @@
-"""The one ASGI layer around the routed app: what every HTTP answer needs, whatever answers.
+"""The one ASGI layer in front of everything HTTP: it reads each request once and sends
+every answer, whoever gave it.
 
-In one pass over the request and one over the answer (each nested layer costs every request
-a frame and a send wrapper, so they are not stacked). Not Litestar's middleware and configs:
-the registry's GETs (`dispatch`) and MCP's direct road answer before Litestar runs, and every
-answer needs the same request id, CORS and validators whichever road it took:
+The request is read once into an `HttpRequest` (`entrypoints/http/request.py`), its path
+matched in the one route table; the route answers (`routes.py`), else the mounted endpoint
+at that very path (MCP), else Litestar (its pages, the OpenAPI document, unknown paths). In
+one pass over the request and one over the answer (each nested layer costs every request a
+frame and a send wrapper, so they are not stacked):
 - a request id (`req_` + 20 base62) on every answer, also Litestar's own 404s and MCP's;
 - a request that names a host this server does not answer to refused (421), one whose `Host`
   or request target is malformed refused (400), before anything is built from them
   (`entrypoints/hosts.py`: absolute URLs come from the base URL or the vetted `Host`);
 - a key in the query string refused (400 `api_key_in_query`) before anything else runs;
 - a request body in a coding the service does not decode refused (415);
-- a request body that has not all arrived within the body timeout cut: 408 where an answer
-  can still be sent, then the connection closed (the server offers no such bound: granian
-  times only the request head, so a body that never finishes held its connection for ever);
+- a request body that has not all arrived within the body timeout cut (`body_deadline`): 408
+  where an answer can still be sent, then the connection closed;
 - HEAD answered as GET without the body; OPTIONS' `Allow` names HEAD beside GET;
-- CORS for the public GETs (`cors`); HTTP caching and content coding (`representation`):
-  public GET 200s get a strong ETag per representation, `Cache-Control: public`, a 304 for a
-  matching `If-None-Match`; a request with credentials never gets an ETag and is `no-store`;
-- `X-Data-Source: synthetic-demo` on every answer while the data served is the bundled
-  synthetic demo (decided from the in-memory dataset list, never by I/O on the loop);
-- one access-log line and the request metrics when the answer is done.
+- CORS for the public GETs (`cors`); HTTP caching, content coding, `Vary` and the synthetic
+  data label (`outgoing`);
+- one access-log line and the request metrics when the answer is done, with the tier, route
+  and caller the route's `Answer` names.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import time
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
 from typing import Any
 
 from schooldata.application.about import About
-from schooldata.entrypoints import early, hosts
+from schooldata.entrypoints import hosts
+from schooldata.entrypoints.http import early
+from schooldata.entrypoints.http.answer import COMMERCIAL, PUBLIC, Answer
+from schooldata.entrypoints.http.request import REQUEST_KEY, HttpRequest, read, request_of
+from schooldata.entrypoints.http.route_table import RouteTable
 from schooldata.entrypoints.observability.access import AccessLog
 from schooldata.entrypoints.observability.metrics import Metrics
-from schooldata.entrypoints.rest import operation_paths, paths, representation
-from schooldata.entrypoints.rest.cors import EXPOSED_HEADERS, Cors
-from schooldata.entrypoints.rest.errors import COMMERCIAL_TIER_KEY
-from schooldata.entrypoints.rest.transport import (
-    EXTRA_HEADERS_KEY,
-    QUERY_KEY_REJECTED,
-    ROUTE_LABEL_KEY,
-    carries_key_in_query,
-    query_key_refusal,
-    with_head,
-)
-from schooldata.entrypoints.scope import REQUEST_ID_KEY
+from schooldata.entrypoints.rest import operation_paths
+from schooldata.entrypoints.rest.body_deadline import BodyDeadlines
+from schooldata.entrypoints.rest.cors import Cors
+from schooldata.entrypoints.rest.errors import error_answer
+from schooldata.entrypoints.rest.exchange import Exchange
+from schooldata.entrypoints.rest.outgoing import SYNTHETIC_HEADER, Outgoing, kept
+from schooldata.entrypoints.rest.routes import Routes
+from schooldata.entrypoints.rest.transport import carries_key_in_query, query_key_refusal
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -54,66 +51,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 Headers = list[tuple[bytes, bytes]]
 
-KEY_PREFIX_KEY = "schooldata.key_prefix"
 UNMATCHED_ROUTE = "(unmatched)"
-PUBLIC, COMMERCIAL = "public", "commercial"
-CACHE_VARY = (b"Accept-Encoding", b"Authorization", b"X-API-Key")
-UNCODED_PREFIXES = ("/mcp",)  # the MCP endpoint's answers go out as the SDK wrote them
-SYNTHETIC_HEADER = (b"x-data-source", b"synthetic-demo")
-_WANTED = {
-    b"host": "host",
-    b"content-encoding": "coding",
-    b"content-length": "length",
-    b"transfer-encoding": "chunked",
-    b"authorization": "credentials",
-    b"x-api-key": "credentials",
-    b"origin": "origin",
-    b"accept-encoding": "accept_encoding",
-    b"if-none-match": "if_none_match",
-    b"access-control-request-method": "acr_method",
-    b"access-control-request-headers": "acr_headers",
-}
-
-
-class _Request:
-    """What the edge read of one request, and what it saw of its answer."""
-
-    __slots__ = (
-        "body",
-        "codings",
-        "cors",
-        "grant",
-        "head",
-        "hosts",
-        "http11",
-        "id_header",
-        "options",
-        "seen",
-        "size",
-        "started",
-        "status",
-        "timed_out",
-    )
-
-    def __init__(self, seen: dict[str, Any], id_header: tuple[bytes, bytes], method: str) -> None:
-        self.seen = seen
-        self.hosts: list[bytes] = []  # every Host header value
-        self.codings: list[bytes] = []  # every Content-Encoding header value
-        self.http11 = False  # an HTTP/1.1 request (which must name its host)
-        self.body = False  # it says it carries a body (Content-Length > 0, or chunked)
-        self.started = False  # the answer's start has gone to the server
-        self.timed_out = False  # its body did not arrive within the body timeout
-        self.id_header = id_header
-        self.head = method == "HEAD"
-        self.options = method == "OPTIONS"
-        self.cors = False  # a CORS-eligible read (its answers vary on Origin)
-        self.grant: bytes | None = None  # the Access-Control-Allow-Origin to send
-        self.status = 500
-        self.size = 0
-
-    @property
-    def credentials(self) -> bool:
-        return "credentials" in self.seen
 
 
 class HttpEdge:
@@ -121,30 +59,32 @@ class HttpEdge:
         self,
         app: ASGIApp,
         *,
+        routes: Routes,
+        table: RouteTable,
         new_request_id: Callable[[], str],
         metrics: Metrics,
         cors: Cors,
+        mounted: Mapping[str, ASGIApp] | None = None,
         access: AccessLog | None = None,
         synthetic: Callable[[], bool] = lambda: False,
         allowed_hosts: hosts.HostPolicy = hosts.LOOPBACK,
         body_timeout_seconds: float = 10.0,
     ) -> None:
-        """`synthetic()`: whether the data served now is the synthetic demo, without
-        waiting (`labels_synthetic_data`); `allowed_hosts`: the hosts requests may name;
-        `body_timeout_seconds`: how long a request's whole body may take to arrive."""
+        """`app`: Litestar, for what no route answers; `mounted`: other faces' endpoints by
+        exact path (MCP); `synthetic()`: whether the data served now is the synthetic demo,
+        without waiting (`labels_synthetic_data`); `allowed_hosts`: the hosts requests may
+        name; `body_timeout_seconds`: how long a request's whole body may take to arrive."""
         self._app = app
+        self._routes = routes
+        self._table = table
+        self._mounted = dict(mounted or {})
         self._hosts = allowed_hosts
-        self._body_seconds = body_timeout_seconds
-        # Bodies being awaited, oldest first, and the sweep that expires them (none while
-        # no body is awaited).
-        self._awaiting: dict[_BodyWait, None] = {}
-        self._sweeper: asyncio.TimerHandle | None = None
+        self._deadlines = BodyDeadlines(body_timeout_seconds)
         self._new_request_id = new_request_id
         self._metrics = metrics
         self._cors = cors
         self._access = access or AccessLog()
-        self._coded = representation.CodedForms()
-        self._synthetic = synthetic
+        self._out = Outgoing(cors, synthetic)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -152,150 +92,84 @@ class HttpEdge:
             await self._app(scope, receive, self._draining(send) if lifespan else send)
             return
         started = time.perf_counter()
-        request_id = self._new_request_id()
-        scope[REQUEST_ID_KEY] = request_id
-        seen: dict[str, Any] = {}
-        path = str(scope.get("path", ""))
-        method = str(scope.get("method", "GET"))
-        request = _Request(seen, (b"x-request-id", request_id.encode()), method)
-        request.http11 = scope.get("http_version") == "1.1"
-        for name, value in scope.get("headers", ()):
-            lowered = bytes(name).lower()
-            field = _WANTED.get(lowered)
-            if field is None:
-                continue
-            if field == "host":
-                request.hosts.append(bytes(value))
-            elif field == "coding":
-                request.codings.append(bytes(value))
-            elif field == "length":
-                request.body = request.body or bytes(value).strip() not in (b"0", b"")
-            elif field == "chunked":
-                request.body = True
-            elif field not in seen:
-                seen[field] = True if field == "credentials" else bytes(value)
+        request = read(scope, self._new_request_id(), self._table)
+        scope[REQUEST_KEY] = request
         if request.head:
             scope["method"] = "GET"  # HEAD is GET without the body (RFC 9110 9.3.2)
-        query = bytes(scope.get("query_string", b""))
+        exchange = Exchange(request)
         self._metrics.request_started()
         try:
-            await self._answer(scope, receive, send, request, path, method, query)
+            await self._answer(scope, receive, send, exchange)
         finally:  # (the request recorded also ends its count in progress)
-            self._record(scope, request, path, method, query, time.perf_counter() - started)
+            self._record(scope, exchange, time.perf_counter() - started)
 
-    async def _answer(
-        self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
-        request: _Request,
-        path: str,
-        method: str,
-        query: bytes,
-    ) -> None:
-        rejected = carries_key_in_query(query)
-        scope[QUERY_KEY_REJECTED] = rejected
-        if (refused := self._unreadable(request, path)) is not None:
+    async def _answer(self, scope: Scope, receive: Receive, send: Send, ex: Exchange) -> None:
+        request = ex.request
+        if (refused := self._unreadable(request)) is not None:
             label, status, code, message = refused
-            scope[ROUTE_LABEL_KEY] = label
-            await self._refuse(scope, send, request, path, status, code, message)
+            ex.label = label
+            await self._refuse(send, ex, status, code, message)
             return
-        if rejected:
-            scope[ROUTE_LABEL_KEY] = "(api_key_in_query)"
-            public = paths.has_public_errors(path) and not request.credentials
-            status, headers, body = query_key_refusal(str(scope[REQUEST_ID_KEY]), public=public)
-            await self._reply(send, request, status, headers, body)
+        if carries_key_in_query(request.query):
+            ex.label, ex.query_key = "(api_key_in_query)", True
+            public = self._public_errors(request)
+            status, headers, body = query_key_refusal(request.id, public=public)
+            await self._reply(send, ex, status, headers, body)
             return
         if request.codings and _encoded(request.codings):
-            scope[ROUTE_LABEL_KEY] = "(content_encoding)"
+            ex.label = "(content_encoding)"
             message = (
                 "Request bodies are read as sent: this service decodes no Content-Encoding. "
                 "Send the body uncompressed."
             )
             extra = [(b"accept-encoding", b"identity")]
-            await self._refuse(
-                scope, send, request, path, 415, "unsupported_content_encoding", message, extra
-            )
+            await self._refuse(send, ex, 415, "unsupported_content_encoding", message, extra)
             return
-        readable = paths.is_cross_origin_readable(path.rstrip("/") or "/")
-        allowed = self._cors.allowed(request.seen.get("origin")) if readable else None
-        if request.options and "origin" in request.seen and "acr_method" in request.seen:
-            asked = request.seen["acr_method"]
-            if allowed is not None and Cors.preflight_ok(asked, request.seen.get("acr_headers")):
-                scope[ROUTE_LABEL_KEY] = "(cors_preflight)"
-                await self._reply(send, request, 204, self._cors.preflight_headers(allowed), b"")
+        route = request.route
+        readable = route is not None and route.readable
+        allowed = self._cors.allowed(request.origin) if readable else None
+        if request.options and request.origin is not None and request.acr_method is not None:
+            asked = request.acr_method
+            if allowed is not None and Cors.preflight_ok(asked, request.acr_headers):
+                ex.label = "(cors_preflight)"
+                await self._reply(send, ex, 204, self._cors.preflight_headers(allowed), b"")
                 return
-        elif readable and method in ("GET", "HEAD"):
-            request.cors = True
-            request.grant = None if request.credentials else allowed
-        if request.body:
-            await self._with_body_deadline(scope, receive, send, request, path)
+        elif readable and request.routed_method == "GET":
+            ex.cors = True
+            ex.grant = None if request.has_credentials else allowed
+        if not request.body_expected:
+            await self._routed(scope, receive, send, ex)
             return
-        await self._app(scope, receive, self._sender(scope, send, request))
 
-    async def _with_body_deadline(
-        self, scope: Scope, receive: Receive, send: Send, request: _Request, path: str
-    ) -> None:
-        """The app, reading a body that must all arrive within the body timeout of the
-        request head. Past it, the app's next read is told the client went away (a read
-        waiting then is woken to be told so), whatever it answers then is dropped, and the
-        client gets 408 in its tier's shape (unless an answer had already started), with
-        `Connection: close`: the rest of the body is never read. No timer of its own: the
-        edge's sweep (`_sweep`) looks at the bodies still awaited twice a second."""
-        loop = asyncio.get_running_loop()
-        wait = _BodyWait(loop.time() + self._body_seconds, asyncio.current_task(), request)
-        awaiting = self._awaiting
-        awaiting[wait] = None
-        if self._sweeper is None:
-            self._sweeper = loop.call_later(SWEEP_SECONDS, self._sweep, loop)
+        async def answer(bounded: Receive) -> None:
+            await self._routed(scope, bounded, send, ex)
 
-        async def bounded_receive() -> Message:
-            if wait.whole:
-                return await receive()
-            if request.timed_out:
-                return {"type": "http.disconnect"}
-            wait.reading = True
-            try:
-                message = await receive()
-            except asyncio.CancelledError as cancelled:
-                if cancelled.args == (_BODY_TIMEOUT,) and wait.woken():
-                    return {"type": "http.disconnect"}
-                raise
-            finally:
-                wait.reading = False
-            if message.get("type") != "http.request" or not message.get("more_body", False):
-                wait.whole = True
-                awaiting.pop(wait, None)
-            return message
+        await self._deadlines.run(ex, receive, answer)
+        if ex.timed_out and not ex.started:
+            ex.answer, ex.label = None, "(body_timeout)"
+            seconds = self._deadlines.seconds
+            message = f"The request body did not arrive within {seconds:g} seconds."
+            await self._refuse(send, ex, 408, "request_timeout", message, close=True)
 
-        try:
-            await self._app(scope, bounded_receive, self._sender(scope, send, request))
-        except Exception:
-            if not request.timed_out:
-                raise
-        finally:
-            awaiting.pop(wait, None)
-        if request.timed_out and not request.started:
-            scope[ROUTE_LABEL_KEY] = "(body_timeout)"
-            message = f"The request body did not arrive within {self._body_seconds:g} seconds."
-            await self._refuse(
-                scope, send, request, path, 408, "request_timeout", message, close=True
-            )
+    async def _routed(self, scope: Scope, receive: Receive, send: Send, ex: Exchange) -> None:
+        """The route's answer; else the mounted endpoint at this very path; else Litestar."""
+        request = ex.request
+        if request.route is not None:
+            scope["path_template"] = request.route.template  # (a tracing span's name)
+            answer = await self._routes.serve(request, receive)
+            if answer is not None:
+                ex.answer = answer
+                if not (ex.timed_out and not ex.started):
+                    await self._send_answer(send, ex, answer)
+                return
+        sender = self._sender(scope, send, ex)
+        if (endpoint := self._mounted.get(request.path)) is not None:
+            scope["path_template"] = request.path
+            await _handed(endpoint, scope, receive, sender)
+            return
+        await self._app(scope, receive, sender)
 
-    def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Expire the bodies awaited past their time (all share one timeout, so the oldest
-        come first), and look again in SWEEP_SECONDS while any is awaited."""
-        now = loop.time()
-        awaiting = self._awaiting
-        while awaiting:
-            wait = next(iter(awaiting))
-            if wait.deadline > now:
-                break
-            del awaiting[wait]
-            wait.expire()
-        self._sweeper = loop.call_later(SWEEP_SECONDS, self._sweep, loop) if awaiting else None
-
-    def _unreadable(self, request: _Request, path: str) -> tuple[str, int, str, str] | None:
+    def _unreadable(self, request: HttpRequest) -> tuple[str, int, str, str] | None:
         """(route label, status, code, message) for a request this server must not read: a
         `Host` it does not answer to, or that is no host, or a target that is no path."""
         verdict = self._hosts.judge(request.hosts, required=request.http11)
@@ -308,17 +182,15 @@ class HttpEdge:
                 "SCHOOLDATA_BASE_URL)."
             )
             return "(misdirected)", 421, "misdirected_request", message
-        if not path.startswith("/"):
+        if not request.path.startswith("/"):
             message = "The request target must be a path beginning with '/'."
             return "(bad_target)", 400, "invalid_request", message
         return None
 
     async def _refuse(
         self,
-        scope: Scope,
         send: Send,
-        request: _Request,
-        path: str,
+        ex: Exchange,
         status: int,
         code: str,
         message: str,
@@ -326,20 +198,18 @@ class HttpEdge:
         *,
         close: bool = False,
     ) -> None:
-        """A refusal before any face ran, in the tier's error shape (`entrypoints/early`)."""
-        if path == operation_paths.MCP_PATH:
+        """A refusal before any face ran, in the tier's error shape (`http/early`)."""
+        request = ex.request
+        if request.path == operation_paths.MCP_PATH:
             shape = "mcp"
-        elif not request.credentials and (
-            not path.startswith("/") or paths.has_public_errors(path)
-        ):
-            shape = "public"  # (a target that is no path is no tier's, as an unknown path)
+        elif self._public_errors(request):
+            shape = "public"
         else:
             shape = "commercial"
-        request_id = str(scope[REQUEST_ID_KEY])
         status, headers, body = early.refusal(
-            status, code, message, request_id=request_id, shape=shape, close=close
+            status, code, message, request_id=request.id, shape=shape, close=close
         )
-        await self._reply(send, request, status, [*headers, *(extra or ())], body)
+        await self._reply(send, ex, status, [*headers, *(extra or ())], body)
 
     def _draining(self, send: Send) -> Send:
         """The lifespan's `send`: the access log's waiting lines and the metrics' waiting
@@ -353,17 +223,18 @@ class HttpEdge:
 
         return lifespan_send
 
-    def _sender(self, scope: Scope, send: Send, request: _Request) -> Send:
+    def _sender(self, scope: Scope, send: Send, ex: Exchange) -> Send:
+        """The `send` of an answer another layer writes (Litestar, a mounted endpoint)."""
         held: Message | None = None
         streaming = False
 
         async def edge_send(message: Message) -> None:
             nonlocal held, streaming
-            if request.timed_out and not request.started:
+            if ex.timed_out and not ex.started:
                 return  # an answer to a body that never came: the edge answers 408 instead
             if message["type"] == "http.response.start":
                 held = message
-                request.status = int(message["status"])
+                ex.status = int(message["status"])
                 return
             if message["type"] != "http.response.body" or held is None:
                 await send(message)
@@ -372,216 +243,102 @@ class HttpEdge:
             more = bool(message.get("more_body", False))
             if not streaming and more:  # a streamed answer: headers now, the body as it comes
                 streaming = True
-                kept, found = _kept(held.get("headers", ()), keep_length=True)
+                passed, found = kept(held.get("headers", ()), keep_length=True)
                 vary = found.get(b"vary")
-                headers = self._finish(scope, request, kept, vary, found.get(b"cache-control"))
-                request.started = True
+                headers = self._out.finish(ex, passed, vary, found.get(b"cache-control"))
+                ex.started = True
                 await send({**held, "headers": headers})
             if streaming:
-                request.size += len(body)
-                await send({**message, "body": b""} if request.head else message)
+                ex.size += len(body)
+                await send({**message, "body": b""} if ex.request.head else message)
                 return
-            status, headers, body = self._represent(scope, request, held, body)
-            request.status, request.size = status, len(body)
-            request.started = True
-            await send({"type": "http.response.start", "status": status, "headers": headers})
-            await send({"type": "http.response.body", "body": b"" if request.head else body})
+            path = str(scope.get("path", ""))
+            status = int(held["status"])
+            await self._deliver(send, ex, status, held.get("headers", ()), body, path)
 
         return edge_send
 
-    async def _reply(
-        self, send: Send, request: _Request, status: int, headers: Headers, body: bytes
-    ) -> None:
-        request.status, request.size = status, len(body)
-        headers = [*headers, request.id_header]
-        if self._synthetic():
-            headers.append(SYNTHETIC_HEADER)
-        request.started = True
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": b"" if request.head else body})
+    async def _send_answer(self, send: Send, ex: Exchange, answer: Answer) -> None:
+        await self._deliver(send, ex, answer.status, answer.headers, answer.body, "", answer.late)
 
-    def _represent(
-        self, scope: Scope, request: _Request, start: Message, body: bytes
-    ) -> tuple[int, Headers, bytes]:
-        """The whole answer as this client gets it: validators, content coding, or a 304."""
-        status = int(start["status"])
-        headers, found = _kept(start.get("headers", ()))
-        path = str(scope.get("path", ""))
-        cache_control = found.get(b"cache-control")
-        encoded = b"content-encoding" in found
-        vary = found.get(b"vary")
-        coding = None
-        if (
-            len(body) >= representation.MINIMUM_SIZE
-            and not encoded
-            and not path.startswith(UNCODED_PREFIXES)
-            and representation.compressible(found.get(b"content-type"), status, cache_control)
-        ):
-            coding = representation.coding_for(request.seen.get("accept_encoding"))
-        max_age = None
-        if not request.credentials and status == 200 and scope.get("method") == "GET":
-            max_age = paths.cache_max_age(path.rstrip("/") or "/")
-        if (
-            max_age is not None
-            and not encoded
-            and (cache_control is None or cache_control.lower().find(b"no-store") < 0)
-        ):
-            tag = representation.strong_etag(body)
-            shown = representation.tag_of(tag, coding)
-            headers.append((b"etag", f'"{shown}"'.encode()))
-            if cache_control is None:
-                headers.append((b"cache-control", f"public, max-age={max_age}".encode()))
-            vary = _varied(vary, CACHE_VARY)
-            if representation.none_match(request.seen.get("if_none_match"), (tag, shown)):
-                headers = [h for h in headers if bytes(h[0]).lower() not in _ENTITY]
-                return 304, self._finish(scope, request, headers, vary, cache_control), b""
-            if coding is not None:
-                body = self._coded.get(shown, body, coding)
-        elif coding is not None:
-            body = representation.encode(body, coding)
-        if coding is not None:
-            headers.append((b"content-encoding", coding.encode()))
-            vary = _varied(vary, (b"Accept-Encoding",))
-        headers.append((b"content-length", b"%d" % len(body)))
-        return status, self._finish(scope, request, headers, vary, cache_control), body
-
-    def _finish(
+    async def _deliver(
         self,
-        scope: Scope,
-        request: _Request,
-        headers: Headers,
-        vary: bytes | None = None,
-        cache_control: bytes | None = None,
-    ) -> Headers:
-        """What every answer gets: no-store and no ETag with credentials, CORS, OPTIONS'
-        `Allow` and extras, `Vary`, and the request id (replacing any other). `headers` are
-        `_kept`'s (the app's ETag dropped: the edge tags only answers without credentials);
-        `cache_control`: the app's own, if it sent one."""
-        if request.credentials and cache_control is None:
-            headers.append((b"cache-control", b"no-store"))
-        if request.cors:
-            if self._cors.enabled and not self._cors.any:
-                vary = _varied(vary, (b"Origin",))
-            if request.grant is not None:
-                headers.append((b"access-control-allow-origin", request.grant))
-                headers.append((b"access-control-expose-headers", EXPOSED_HEADERS))
-        if request.options:
-            headers = [
-                (name, with_head(value) if bytes(name).lower() == b"allow" else value)
-                for name, value in headers
-            ]
-            headers.extend(scope.get(EXTRA_HEADERS_KEY, ()))
-        if vary is not None:
-            headers.append((b"vary", vary))
-        headers.append(request.id_header)
-        if self._synthetic():
-            headers.append(SYNTHETIC_HEADER)
-        return headers
-
-    def _record(
-        self,
-        scope: Scope,
-        request: _Request,
+        send: Send,
+        ex: Exchange,
+        status: int,
+        raw: Iterable[tuple[bytes, bytes]],
+        body: bytes,
         path: str,
-        method: str,
-        query: bytes,
-        seconds: float,
+        late: Headers | None = None,
     ) -> None:
-        route = str(scope.get("path_template") or scope.get(ROUTE_LABEL_KEY) or UNMATCHED_ROUTE)
-        tier = _tier(scope, request, path)
+        status, headers, body = self._out.represent(ex, status, raw, body, path, late)
+        ex.status, ex.size = status, len(body)
+        ex.started = True
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"" if ex.request.head else body})
+
+    async def _reply(
+        self, send: Send, ex: Exchange, status: int, headers: Headers, body: bytes
+    ) -> None:
+        ex.status, ex.size = status, len(body)
+        headers = [*headers, ex.request.id_header]
+        if self._out.synthetic():
+            headers.append(SYNTHETIC_HEADER)
+        ex.started = True
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"" if ex.request.head else body})
+
+    def _public_errors(self, request: HttpRequest) -> bool:
+        """Whether the edge refuses this request in the public shape: no credentials, and a
+        public or operational address, or one nothing serves (no tier's)."""
+        credentials = request.has_credentials
+        if request.route is not None:
+            return request.route.public_errors(credentials)
+        path = request.path.rstrip("/") or "/"
+        return not credentials and path != operation_paths.MCP_PATH and path not in self._mounted
+
+    def _tier(self, ex: Exchange) -> str:
+        request = ex.request
+        if ex.answer is not None and ex.answer.tier is not None:
+            return ex.answer.tier
+        if ex.query_key:  # the edge answered in the shape it chose
+            return PUBLIC if self._public_errors(request) else COMMERCIAL
+        route = request.route
+        if request.has_credentials and (route is None or not route.public_only):
+            return COMMERCIAL  # e.g. a keyed MCP call, or a keyed call to an unknown route
+        return PUBLIC
+
+    def _record(self, scope: Scope, ex: Exchange, seconds: float) -> None:
+        request = ex.request
+        answer = ex.answer
+        route = (
+            (answer.route if answer is not None else None)
+            or ex.label
+            or scope.get("path_template")
+            or UNMATCHED_ROUTE
+        )
+        tier = self._tier(ex)
+        method = request.method
         self._metrics.http_request(
-            route=route,
+            route=str(route),
             method=method,
-            status=request.status,
+            status=ex.status,
             tier=tier,
             seconds=seconds,
             finished=True,
         )
         self._access.request(
-            request_id=scope.get(REQUEST_ID_KEY),
+            request_id=request.id,
             tier=tier,
-            route=route,
+            route=str(route),
             method=method,
-            path=path,
-            status=request.status,
+            path=request.path,
+            status=ex.status,
             seconds=seconds,
-            size=request.size,
-            query=None if scope.get(QUERY_KEY_REJECTED) else query,
-            key_prefix=scope.get(KEY_PREFIX_KEY),
+            size=ex.size,
+            query=None if ex.query_key else request.query,
+            key_prefix=None if answer is None else answer.key_prefix,
         )
-
-
-# The cancellation message of a read woken because its body's time ran out.
-_BODY_TIMEOUT = "schooldata: request body timed out"
-SWEEP_SECONDS = 0.5  # how often the awaited bodies are looked at: the timeout's precision
-
-
-class _BodyWait:
-    """One request whose body is awaited: until when, who reads it, and how far it got."""
-
-    __slots__ = ("deadline", "reading", "request", "task", "whole")
-
-    def __init__(self, deadline: float, task: asyncio.Task[Any] | None, request: _Request) -> None:
-        self.deadline = deadline
-        self.task = task
-        self.request = request
-        self.whole = False  # the body has all arrived
-        self.reading = False  # a read is waiting on the server now
-
-    def expire(self) -> None:
-        """The time ran out: the request is marked, and a read waiting now is woken."""
-        if self.whole:
-            return
-        self.request.timed_out = True
-        if self.reading and self.task is not None:
-            self.task.cancel(_BODY_TIMEOUT)
-
-    def woken(self) -> bool:
-        """Whether a cancelled read was woken by `expire` (then the cancellation is taken
-        back and the read told the client went away), not cancelled from outside."""
-        if not self.request.timed_out or self.task is None:
-            return False
-        self.task.uncancel()
-        return True
-
-
-# Headers the edge sets itself (from what it found), never passed on as the app wrote them.
-_OWN = frozenset({b"content-length", b"x-request-id", b"etag", b"vary"})
-_ENTITY = frozenset({b"content-length", b"content-type", b"content-encoding"})
-_NOTED = frozenset({b"cache-control", b"content-encoding", b"content-type", b"vary"})
-
-
-def _kept(
-    raw: Iterable[tuple[bytes, bytes]], *, keep_length: bool = False
-) -> tuple[Headers, dict[bytes, bytes]]:
-    """The app's headers less the ones the edge sets itself, and the values it decides by."""
-    kept: Headers = []
-    found: dict[bytes, bytes] = {}
-    noted, own = _NOTED, _OWN  # (read once: each is a module global lookup)
-    for name, value in raw:
-        # Names arrive lowered (ASGI asks it, Litestar and `Reply` do it): lowered again only
-        # when not.
-        lowered = name if type(name) is bytes and name.islower() else bytes(name).lower()
-        if lowered in noted:
-            found[lowered] = bytes(value)
-        if lowered in own and not (keep_length and lowered == b"content-length"):
-            continue
-        kept.append((name, value))
-    return kept, found
-
-
-@functools.lru_cache(maxsize=256)  # the values come from the app's own headers: a few
-def _varied(vary: bytes | None, names: tuple[bytes, ...]) -> bytes:
-    """`vary` with `names` added once each (a `*` already varies on everything)."""
-    present = [] if vary is None else [v.strip() for v in vary.split(b",") if v.strip()]
-    lowered = {v.lower() for v in present}
-    if b"*" in lowered:
-        return vary or b"*"
-    for name in names:
-        if name.lower() not in lowered:
-            present.append(name)
-            lowered.add(name.lower())
-    return b", ".join(present)
 
 
 def _encoded(codings: list[bytes]) -> bool:
@@ -593,16 +350,25 @@ def _encoded(codings: list[bytes]) -> bool:
     return False
 
 
-def _tier(scope: Scope, request: _Request, path: str) -> str:
-    if scope.get(COMMERCIAL_TIER_KEY):
-        return COMMERCIAL
-    if scope.get(QUERY_KEY_REJECTED):
-        # The edge answered in the commercial shape unless both hold.
-        public = paths.has_public_errors(path) and not request.credentials
-        return PUBLIC if public else COMMERCIAL
-    if request.credentials and not paths.is_public_only(path):
-        return COMMERCIAL  # e.g. a keyed MCP call, or a keyed call to an unknown route
-    return PUBLIC
+async def _handed(endpoint: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """A mounted endpoint run as Litestar's `@asgi(copy_scope=True)` route runs it: on a
+    copy of the scope, and an error before the answer started answered as Litestar's
+    exception handler would."""
+    started = False
+
+    async def watched(message: Message) -> None:
+        nonlocal started
+        started = True
+        await send(message)
+
+    try:
+        await endpoint(dict(scope), receive, watched)
+    except Exception as error:
+        if started:
+            raise
+        status, headers, body = error_answer(request_of(scope), error)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
 
 def labels_synthetic_data(about: About) -> Callable[[], bool]:

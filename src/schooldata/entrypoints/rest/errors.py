@@ -1,7 +1,10 @@
-"""Domain errors -> HTTP, in one place, in the tier's error shape.
+"""Errors no route answered, as HTTP: Litestar's exception handlers (its own refusals, and
+anything a page or a mounted endpoint raised), in the tier's error shape.
 
-Public: `{"error": "<text>", "code": "<code>"}`. Commercial: `{"error": {"code", "message",
-"request_id", "details"}}`. Never Litestar's default body, never a stack trace.
+Statuses and bodies come from the one map (`entrypoints/refusals.py`): a domain error answers
+here exactly as a route answers it. Public: `{"error", "code"}`; commercial: `{"error":
+{"code", "message", "request_id", "details"}}`. Never Litestar's default body, never a stack
+trace.
 """
 
 from __future__ import annotations
@@ -10,135 +13,87 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException
 
-from schooldata.domain.errors import (
-    DataUnavailable,
-    DomainError,
-    FeatureNotInPlan,
-    InvalidParameter,
-    LimitExceedsPlan,
-    SchoolNotFound,
-    SinceExpired,
-    UnknownParameter,
+from schooldata.application.pipeline import Refused
+from schooldata.domain.errors import DomainError
+from schooldata.entrypoints.http.answer import Headers, encoded
+from schooldata.entrypoints.http.request import HttpRequest, request_of
+from schooldata.entrypoints.http.route_table import with_head
+from schooldata.entrypoints.refusals import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    METHOD_NOT_ALLOWED,
+    NOT_FOUND,
+    PAYLOAD_TOO_LARGE,
+    error_shape,
 )
-from schooldata.entrypoints import wire
-from schooldata.entrypoints.rest.transport import with_head
-from schooldata.entrypoints.scope import request_id_in
+from schooldata.entrypoints.rest.responses import JSON, refusal_response
 
 log = logging.getLogger("schooldata.rest")
 
-STATUS_BY_ERROR: tuple[tuple[type[DomainError], int], ...] = (
-    (UnknownParameter, 400),
-    (LimitExceedsPlan, 400),
-    (InvalidParameter, 400),
-    (SchoolNotFound, 404),
-    (FeatureNotInPlan, 403),
-    (SinceExpired, 410),
-    (DataUnavailable, 503),
-)
 
-COMMERCIAL_TIER_KEY = "schooldata.commercial"
-
-
-def status_of(error: DomainError) -> int:
-    for kind, status in STATUS_BY_ERROR:
-        if isinstance(error, kind):
-            return status
-    return 400
-
-
-def request_id_of(request: Request[Any, Any, Any]) -> str:
-    return request_id_in(request.scope)
-
-
-def is_commercial(request: Request[Any, Any, Any]) -> bool:
-    return bool(request.scope.get(COMMERCIAL_TIER_KEY, False))
-
-
-def public_error(status: int, message: str, code: str) -> Response[Any]:
-    return Response(wire.public_error(message, code), status_code=status)
-
-
-def commercial_error(
-    request: Request[Any, Any, Any],
-    status: int,
-    code: str,
-    message: str,
-    details: dict[str, Any] | None = None,
-    headers: dict[str, str] | None = None,
-) -> Response[Any]:
-    body = {
-        "error": {
-            "code": code,
-            "message": message,
-            "request_id": request_id_of(request),
-            "details": details or {},
-        }
-    }
-    return Response(body, status_code=status, headers=headers)
-
-
-def domain_error_response(
-    request: Request[Any, Any, Any], error: DomainError, *, unavailable_status: int = 503
-) -> Response[Any]:
-    status = unavailable_status if isinstance(error, DataUnavailable) else status_of(error)
-    if is_commercial(request):
-        return commercial_error(request, status, error.code, error.message, error.details)
-    return public_error(status, error.message, error.code)
-
-
-def http_exception_response(
-    request: Request[Any, Any, Any], exc: HTTPException, *, commercial_route: bool = False
-) -> Response[Any]:
-    """Litestar's own refusals (no route, wrong method, body too large, ...) in the tier's
-    error shape: commercial on a commercial route (`commercial_route`) or with credentials. A 405 keeps the `Allow` header (RFC 9110 requires it), HEAD included
-    wherever GET is allowed (the transport layer answers HEAD for every GET)."""
+def error_of(
+    request: HttpRequest | None, exc: Exception, *, commercial_route: bool = False
+) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers, JSON body) of an error: the commercial shape on a commercial
+    address (`commercial_route`) or with credentials, else the public one."""
+    request_id = "" if request is None else request.id
+    public = not commercial_route and (request is None or not request.has_credentials)
     headers: dict[str, str] = {}
+    if isinstance(exc, DomainError):
+        answer = refusal_response(Refused(exc, keyed=not public), request_id=request_id)
+        named = {k.decode(): v.decode("latin-1") for k, v in answer.headers}
+        named.pop("content-type", None)
+        return answer.status, named, answer.body
     if isinstance(exc, NotFoundException):
-        status, code, message = 404, "not_found", "No such endpoint."
+        refusal = NOT_FOUND
     elif isinstance(exc, MethodNotAllowedException):
-        status, code, message = (
-            405,
-            "method_not_allowed",
-            "This endpoint does not accept that method.",
-        )
+        refusal = METHOD_NOT_ALLOWED
         if (allow := _allow_header(exc)) is not None:
             headers["Allow"] = allow
-    elif exc.status_code == 413:
-        status, code, message = 413, "payload_too_large", "The request body is too large."
+    elif isinstance(exc, HTTPException):
+        if exc.status_code == 413:
+            refusal = PAYLOAD_TOO_LARGE
+        else:
+            status = exc.status_code if 400 <= exc.status_code < 500 else 400
+            refusal = (status, *INVALID_REQUEST[1:])
     else:
-        status = exc.status_code if 400 <= exc.status_code < 500 else 400
-        code, message = "invalid_request", "The request could not be understood."
-    if commercial_route or is_commercial(request) or carries_credentials(request):
-        response = commercial_error(request, status, code, message)
-    else:
-        response = public_error(status, message, code)
-    response.headers.update(headers)
-    return response
+        # Logged with the request id so support can find it; the client sees no internals.
+        log.exception("unhandled error", extra={"request_id": request_id})
+        refusal = INTERNAL_ERROR
+    status, code, message = refusal
+    body = error_shape(code, message, request_id=request_id, public=public)
+    return status, headers, msgspec.json.encode(body)
+
+
+def error_answer(request: HttpRequest | None, exc: Exception) -> tuple[int, Headers, bytes]:
+    """`error_of` as an ASGI answer's status, headers and body."""
+    status, headers, body = error_of(request, exc)
+    sent = [*encoded(headers), (b"content-type", JSON.encode())]
+    sent.append((b"content-length", b"%d" % len(body)))
+    return status, sent, body
+
+
+def error_response(
+    request: Request[Any, Any, Any], exc: Exception, *, commercial_route: bool = False
+) -> Response[bytes]:
+    """`error_of` as Litestar's exception handlers answer."""
+    status, headers, body = error_of(
+        request_of(request.scope), exc, commercial_route=commercial_route
+    )
+    return Response(body, media_type=JSON, status_code=status, headers=headers or None)
+
+
+def unexpected_response(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    return error_response(request, exc)
 
 
 def _allow_header(exc: HTTPException) -> str | None:
     raw = next((v for k, v in (exc.headers or {}).items() if k.lower() == "allow"), None)
     return None if raw is None else with_head(raw.encode("latin-1")).decode("latin-1")
-
-
-def carries_credentials(request: Request[Any, Any, Any]) -> bool:
-    return any(name.lower() in ("authorization", "x-api-key") for name in request.headers)
-
-
-def unexpected_response(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    if isinstance(exc, DomainError):
-        return domain_error_response(request, exc)
-    if isinstance(exc, HTTPException):
-        return http_exception_response(request, exc)
-    # Logged with the request id so support can find it; the client sees no internals.
-    log.exception("unhandled error", extra={"request_id": request_id_of(request)})
-    message = "The service failed to answer; please retry. Quote the request id to support."
-    if is_commercial(request):
-        return commercial_error(request, 500, "internal_error", message)
-    return public_error(500, message, "internal_error")
 
 
 def exception_handlers(

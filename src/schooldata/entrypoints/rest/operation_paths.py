@@ -1,6 +1,6 @@
 """The operational routes' addresses, and which of their answers HTTP caches may keep.
 
-Apart from the pages and handlers: the path rules (`rest/paths.py`) need them without either.
+Apart from the pages and handlers: the route table (`http/route_table.py`) needs them without either.
 """
 
 from __future__ import annotations

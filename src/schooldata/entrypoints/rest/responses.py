@@ -1,78 +1,33 @@
 """The pipeline's answers and refusals as HTTP: statuses, headers, bodies.
 
-A `Reply` is bytes and encoded headers: the registry's GETs send it as it is (`dispatch`), a
-Litestar handler hands it over as Litestar's low-level `ASGIResponse`; a `Response` would be
-converted on every request (about half of a small answer's cost in Litestar, measured in
-docs/performance.md).
+An `Answer` is bytes and encoded headers, sent as they are by the edge (a Litestar
+`Response` would be converted on every request: about half of a small answer's cost in
+Litestar, measured in docs/performance.md). Content-Length is the edge's to add.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import msgspec
 from litestar import Response
-from litestar.response.base import ASGIResponse
 
 from schooldata.application.pipeline import Outcome, Refused
 from schooldata.domain.keys import AuthenticationFailed
 from schooldata.domain.metering import METER_HEADERS, MeterReading
-from schooldata.entrypoints.refusals import error_body, status_of
-from schooldata.entrypoints.rest.transport import Send
+from schooldata.entrypoints.http.answer import COMMERCIAL, PUBLIC, Answer, Headers, encoded
+from schooldata.entrypoints.refusals import error_body, error_shape, status_of
 
 # A list answer as CSV: RFC 4180 rows in UTF-8.
 CSV_MEDIA_TYPE = "text/csv; charset=utf-8"
 NO_STORE = {"Cache-Control": "no-store"}
 AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="schooldata"'}
 JSON = "application/json"
-
-
-class Reply:
-    """A whole HTTP answer, its headers encoded (content type and length included)."""
-
-    __slots__ = ("body", "headers", "status")
-
-    def __init__(
-        self,
-        status: int,
-        body: bytes,
-        media_type: str,
-        headers: Mapping[str, str] | None,
-        encoded: list[tuple[bytes, bytes]] | None = None,
-    ) -> None:
-        """`encoded`: more headers, already encoded, sent after `headers`."""
-        self.status = status
-        self.body = body
-        self.headers = [
-            (b"content-type", media_type.encode()),
-            (b"content-length", b"%d" % len(body)),
-        ]
-        if headers:
-            self.headers += [(_name(k), v.encode("latin-1")) for k, v in headers.items()]
-        if encoded:
-            self.headers += encoded
-
-    async def send(self, send: Send) -> None:
-        await send({"type": "http.response.start", "status": self.status, "headers": self.headers})
-        await send({"type": "http.response.body", "body": self.body})
-
-    def asgi(self) -> ASGIResponse:
-        """As a Litestar route handler answers."""
-        headers = [(k.decode(), v.decode("latin-1")) for k, v in self.headers]
-        return ASGIResponse(body=self.body, status_code=self.status, headers=headers)
-
-
-_NAMES: dict[str, bytes] = {}  # the app's own header names (constants), lowered and encoded
-MAX_NAMES = 64
-
-
-def _name(name: str) -> bytes:
-    lowered = _NAMES.get(name)
-    if lowered is None:
-        lowered = name.lower().encode("latin-1")
-        if len(_NAMES) < MAX_NAMES:
-            _NAMES[name] = lowered
-    return lowered
+_JSON_TYPE = (b"content-type", b"application/json")
+_CSV_TYPE = (b"content-type", CSV_MEDIA_TYPE.encode())
+_NO_STORE = (b"cache-control", b"no-store")
+_METER_NAMES = tuple(name.lower().encode("latin-1") for name in METER_HEADERS)
 
 
 def success_response(
@@ -81,21 +36,24 @@ def success_response(
     headers: Mapping[str, str] | None = None,
     *,
     media_type: str = JSON,
-) -> Reply:
+    route: str | None = None,
+) -> Answer:
     """`body` is the answer already encoded (JSON, or a list's CSV)."""
+    sent: Headers = [_JSON_TYPE if media_type == JSON else _CSV_TYPE]
+    if headers:
+        sent += encoded(headers)
+    caller = outcome.caller
+    prefix = None if caller is None else caller.display_prefix
     if not outcome.keyed:
-        return Reply(200, body, media_type, headers)
+        return Answer(200, body, sent, tier=PUBLIC, key_prefix=prefix, route=route)
     reading = outcome.reading
-    encoded = [] if reading is None else meter_headers(reading)
-    encoded.append(_NO_STORE)
-    return Reply(200, body, media_type, headers, encoded)
+    if reading is not None:
+        sent += meter_headers(reading)
+    sent.append(_NO_STORE)
+    return Answer(200, body, sent, tier=COMMERCIAL, key_prefix=prefix, route=route)
 
 
-_METER_NAMES = tuple(name.lower().encode("latin-1") for name in METER_HEADERS)
-_NO_STORE = (b"cache-control", b"no-store")
-
-
-def meter_headers(reading: MeterReading) -> list[tuple[bytes, bytes]]:
+def meter_headers(reading: MeterReading) -> Headers:
     """`reading.headers()` encoded, written here: every keyed answer sends them."""
     return [
         (name, b"%d" % (value if value > 0 else 0))
@@ -104,10 +62,27 @@ def meter_headers(reading: MeterReading) -> list[tuple[bytes, bytes]]:
 
 
 def refusal_response(
-    refused: Refused, *, request_id: str, headers: Mapping[str, str] | None = None
-) -> Reply:
+    refused: Refused,
+    *,
+    request_id: str,
+    headers: Mapping[str, str] | None = None,
+    route: str | None = None,
+    type_first: bool = True,
+) -> Answer:
+    """The refusal in its tier's shape. `type_first`: Content-Type before the other headers
+    (a route's refusals), else after them (as Litestar orders a `Response`'s headers, which
+    the refusals of its layer (405, 413, OPTIONS) keep)."""
     status, body, extra = _refusal(refused, request_id=request_id, headers=headers)
-    return Reply(status, body, JSON, extra)
+    sent = [_JSON_TYPE, *encoded(extra)] if type_first else [*encoded(extra), _JSON_TYPE]
+    caller = refused.caller
+    return Answer(
+        status,
+        body,
+        sent,
+        tier=COMMERCIAL if refused.keyed else PUBLIC,
+        key_prefix=None if caller is None else caller.display_prefix,
+        route=route,
+    )
 
 
 def refusal_as_response(refused: Refused, *, request_id: str) -> Response[bytes]:
@@ -115,6 +90,21 @@ def refusal_as_response(refused: Refused, *, request_id: str) -> Response[bytes]
     answer with one)."""
     status, body, extra = _refusal(refused, request_id=request_id, headers=None)
     return Response(body, media_type=JSON, status_code=status, headers=extra or None)
+
+
+def http_refusal(
+    refusal: tuple[int, str, str],
+    *,
+    request_id: str,
+    public: bool,
+    headers: Headers,
+    route: str | None = None,
+) -> Answer:
+    """A refusal HTTP itself makes (`refusals.METHOD_NOT_ALLOWED`...): `headers` first, as
+    Litestar sent them."""
+    status, code, message = refusal
+    body = msgspec.json.encode(error_shape(code, message, request_id=request_id, public=public))
+    return Answer(status, body, [*headers, _JSON_TYPE], route=route)
 
 
 def _refusal(
@@ -131,5 +121,5 @@ def _refusal(
             extra.update(AUTHENTICATE)
         extra.update(NO_STORE)
     details = {k: v for k, v in error.details.items() if k != "retry_after"}
-    body = msgspec.json.encode(error_body(refused, request_id=request_id, details=details))
-    return status_of(error), body, extra
+    body: Any = error_body(refused, request_id=request_id, details=details)
+    return status_of(error), msgspec.json.encode(body), extra

@@ -1,12 +1,14 @@
-"""HTTP helpers of the edge (`edge.py`): scope keys, the query-key screen and refusal, and
-header edits over raw ASGI header lists."""
+"""The edge's screen for an API key sent in the query string, and its refusal; the plain ASGI
+types the HTTP layers share."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
+
+from schooldata.entrypoints.refusals import error_shape
 
 # Plain ASGI types: this layer sits outside Litestar and wraps any ASGI app.
 Scope = MutableMapping[str, Any]
@@ -15,12 +17,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-# Headers a route adds to an answer Litestar writes itself (its automatic OPTIONS answer).
-EXTRA_HEADERS_KEY = "schooldata.extra_headers"
 QUERY_KEY_NAMES = frozenset({"api_key", "apikey", "key", "access_token", "token"})
-QUERY_KEY_REJECTED = "schooldata.query_key_rejected"
-# The metrics/access-log route label of an answer given by a layer rather than a route.
-ROUTE_LABEL_KEY = "schooldata.route_label"
 
 
 def carries_key_in_query(query_string: bytes) -> bool:
@@ -78,29 +75,6 @@ def _escaped_name(query_string: bytes) -> bool:
     return False
 
 
-def has_credentials(scope: Scope) -> bool:
-    for name, _ in scope.get("headers", ()):
-        if name.lower() in (b"authorization", b"x-api-key"):
-            return True
-    return False
-
-
-REQUEST_ID_HEADER = b"x-request-id"
-
-
-def with_request_id(
-    headers: Iterable[tuple[bytes, bytes]], header: tuple[bytes, bytes]
-) -> list[tuple[bytes, bytes]]:
-    """`headers` with `header` (the request id) last and any other X-Request-Id dropped. Most
-    answers carry none, and a name of another length cannot be one, so the common case is a
-    length test per header and one copy (every response passes here)."""
-    listed = headers if isinstance(headers, list | tuple) else list(headers)
-    for name, _ in listed:
-        if len(name) == len(REQUEST_ID_HEADER) and bytes(name).lower() == REQUEST_ID_HEADER:
-            return [h for h in listed if bytes(h[0]).lower() != REQUEST_ID_HEADER] + [header]
-    return [*listed, header]
-
-
 def query_key_refusal(
     request_id: str, *, public: bool
 ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
@@ -110,18 +84,7 @@ def query_key_refusal(
         "API keys must not be sent in the query string; send "
         "'Authorization: Bearer <key>' instead. Treat the key as exposed and revoke it."
     )
-    body: dict[str, Any]
-    if public:
-        body = {"error": message, "code": "api_key_in_query"}
-    else:
-        body = {
-            "error": {
-                "code": "api_key_in_query",
-                "message": message,
-                "request_id": request_id,
-                "details": {},
-            }
-        }
+    body = error_shape("api_key_in_query", message, request_id=request_id, public=public)
     payload = json.dumps(body).encode()
     headers = [
         (b"content-type", b"application/json"),
@@ -129,40 +92,3 @@ def query_key_refusal(
         (b"cache-control", b"no-store"),
     ]
     return 400, headers, payload
-
-
-def with_head(allow: bytes) -> bytes:
-    """An `Allow` value with HEAD after GET, when GET is allowed and HEAD is not named."""
-    methods = [m.strip() for m in bytes(allow).decode("latin-1").split(",") if m.strip()]
-    upper = [m.upper() for m in methods]
-    if "GET" in upper and "HEAD" not in upper:
-        methods.insert(upper.index("GET") + 1, "HEAD")
-    return ", ".join(methods).encode("latin-1")
-
-
-# --------------------------------------------------------------------------------------------
-# Header helpers over raw ASGI header lists.
-
-Headers = list[tuple[bytes, bytes]]
-
-
-def header_of(headers: Any, name: bytes) -> bytes | None:
-    for key, value in headers:
-        if key.lower() == name:
-            return bytes(value)
-    return None
-
-
-def without_headers(headers: Any, *names: bytes) -> Headers:
-    return [(k, v) for k, v in headers if k.lower() not in names]
-
-
-def with_vary(headers: Headers, value: bytes) -> Headers:
-    """Add `value` to `Vary` (once), keeping whatever the response already varied on."""
-    current = header_of(headers, b"vary")
-    if current is None:
-        return [*headers, (b"vary", value)]
-    present = {v.strip().lower() for v in current.split(b",")}
-    if value.lower() in present or b"*" in present:
-        return headers
-    return [*without_headers(headers, b"vary"), (b"vary", current + b", " + value)]

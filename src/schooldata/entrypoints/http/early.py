@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from schooldata.entrypoints.refusals import error_shape
+
 INVALID_REQUEST = -32600  # JSON-RPC's "Invalid Request"
 Headers = list[tuple[bytes, bytes]]
 
@@ -37,18 +39,8 @@ def refusal(
         data = {"code": code, "request_id": request_id}
         error = {"code": INVALID_REQUEST, "message": message, "data": data}
         payload = {"jsonrpc": "2.0", "id": None, "error": error}
-    elif shape == "public":
-        payload = {"error": message, "code": code}
     else:
-        details: dict[str, Any] = {}
-        payload = {
-            "error": {
-                "code": code,
-                "message": message,
-                "request_id": request_id,
-                "details": details,
-            }
-        }
+        payload = error_shape(code, message, request_id=request_id, public=shape == "public")
     body = json.dumps(payload, separators=(",", ":")).encode()
     headers: Headers = [
         (b"content-type", b"application/json"),
