@@ -16,12 +16,13 @@ from schooldata.application.pipeline import Refused
 from schooldata.domain.errors import DataUnavailable, DomainError
 from schooldata.domain.keys import AuthenticationFailed
 from schooldata.domain.metering import LimitReached
+from schooldata.entrypoints.http.request import REQUEST_KEY, read
+from schooldata.entrypoints.http.route_table import RouteTable
 from schooldata.entrypoints.mcp_server.auth import send_auth_failure
 from schooldata.entrypoints.mcp_server.invoke import invoke
 from schooldata.entrypoints.mcp_server.state import McpRequest
 from schooldata.entrypoints.mcp_server.tools import PUBLIC_TOOLS
 from schooldata.entrypoints.refusals import status_of
-from schooldata.entrypoints.scope import REQUEST_ID_KEY
 
 
 def kinds(base: type[DomainError] = DomainError) -> Iterator[type[DomainError]]:
@@ -91,7 +92,8 @@ def test_credentials_refused_before_any_call_take_their_status_from_the_one_tabl
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    scope = {"type": "http", REQUEST_ID_KEY: "req_2", "headers": []}
+    scope: dict[str, Any] = {"type": "http", "method": "POST", "path": "/mcp", "headers": []}
+    scope[REQUEST_KEY] = read(scope, "req_2", RouteTable())
     asyncio.run(send_auth_failure(scope, send, error))
     assert sent[0]["status"] == status_of(error)
     assert json.loads(sent[1]["body"]) == {
