@@ -8,17 +8,15 @@ downgrade. Discovery, ping, initialize and tools/list authenticate like tools/ca
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import anyio.to_thread
 
 from schooldata.application.access import Caller
-from schooldata.application.pipeline import Credentials, Pipeline, Refused
-from schooldata.domain.credentials import single_header_value
+from schooldata.application.pipeline import Pipeline, Refused
 from schooldata.domain.errors import DomainError
-from schooldata.domain.keys import AuthenticationFailed
-from schooldata.entrypoints.http.request import request_id_in
+from schooldata.entrypoints.http.request import HttpRequest, request_id_in
 from schooldata.entrypoints.refusals import commercial_error, status_of
 
 Scope = MutableMapping[str, Any]
@@ -28,26 +26,14 @@ Send = Callable[[Message], Awaitable[None]]
 NO_STORE = (b"cache-control", b"no-store")
 
 
-def header_values(scope: Scope, name: bytes) -> list[str]:
-    """Every value of a request header, in order (a header may be sent more than once)."""
-    headers: Iterable[tuple[bytes, bytes]] = scope.get("headers", ())
-    return [value.decode("latin-1") for key, value in headers if key.lower() == name]
-
-
-async def authenticate(pipeline: Pipeline, scope: Scope) -> Caller | None:
+async def authenticate(pipeline: Pipeline, request: HttpRequest) -> Caller | None:
     """None when the request carries no credentials. Raises Refused (401 or 503, commercial).
-    The key store may do I/O, so a keyed lookup runs on a worker thread."""
-    # A credential header sent twice with different keys conflicts, as on REST (one rule:
-    # domain/credentials.single_header_value); the first line is never silently chosen.
-    try:
-        credentials = Credentials(
-            authorization=single_header_value(
-                header_values(scope, b"authorization"), header="Authorization"
-            ),
-            x_api_key=single_header_value(header_values(scope, b"x-api-key"), header="X-API-Key"),
-        )
-    except AuthenticationFailed as error:
-        raise Refused(error, keyed=True) from None
+    The credentials are the ones the edge read (`HttpRequest`: a header sent twice with
+    different keys is a conflict, as on REST). The key store may do I/O, so a keyed lookup
+    runs on a worker thread."""
+    if request.conflict is not None:
+        raise Refused(request.conflict, keyed=True)
+    credentials = request.credentials
     if not credentials.present:
         return None
     return await anyio.to_thread.run_sync(pipeline.identify, credentials)

@@ -32,7 +32,8 @@ from schooldata.application.pipeline import Pipeline, Refused
 from schooldata.domain.errors import without_keys_in
 from schooldata.entrypoints.hosts import HostPolicy
 from schooldata.entrypoints.http import early
-from schooldata.entrypoints.http.request import base_url_of, request_id_in
+from schooldata.entrypoints.http.request import read, request_id_in, request_of
+from schooldata.entrypoints.http.route_table import RouteTable
 from schooldata.entrypoints.mcp_server import routing, state
 from schooldata.entrypoints.mcp_server.auth import (
     NO_STORE,
@@ -48,6 +49,7 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 JSON = (b"content-type", b"application/json")
+ROUTES = RouteTable()  # reads a request no edge read before (an endpoint served bare)
 _EDITED = (400, 413)  # statuses whose body may be edited (below)
 
 
@@ -88,15 +90,14 @@ class McpEndpoint:
             await send({"type": "http.response.start", "status": status, "headers": headers})
             await send({"type": "http.response.body", "body": body})
             return
+        http = request_of(scope) or read(scope, "", ROUTES)  # (read by the edge, if any)
         try:
-            caller = await authenticate(self._pipeline, scope)
+            caller = await authenticate(self._pipeline, http)
         except Refused as refused:
             await send_auth_failure(scope, send, refused.error)
             return
         request = state.McpRequest(
-            caller=caller,
-            request_id=request_id_in(scope),
-            base_url=self._base_url or base_url_of(scope),
+            caller=caller, request_id=http.id, base_url=self._base_url or http.base_url()
         )
         # Every answer from here on, refusals included, goes out through the editor: a keyed
         # caller's answer carries the meter headers whoever wrote it.
