@@ -222,6 +222,8 @@ def logging_config(log_format: str = "json", level: str = "INFO") -> dict[str, A
             "uvicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
             "httpx": quiet,
             "httpcore": quiet,
+            # Alembic says at INFO which of its plugins it set up, on every migration (a first start).
+            "alembic.runtime.plugins": quiet,
         },
     }
 
