@@ -5,7 +5,10 @@ from __future__ import annotations
 import io
 import json
 import logging
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from litestar.testing import TestClient
@@ -155,3 +158,20 @@ def test_logging_config_covers_uvicorn_and_refuses_unknown_formats() -> None:
     assert config["loggers"]["uvicorn.error"]["propagate"] is True
     with pytest.raises(ValueError, match="log format"):
         logging_config("xml")
+
+
+def test_a_first_migration_logs_its_steps_but_not_alembics_plugin_set_up(tmp_path: Path) -> None:
+    script = (
+        "import logging.config, sys\n"
+        "from schooldata.entrypoints.observability.logs import logging_config\n"
+        "from schooldata.adapters.sql.migrations import upgrade\n"
+        "logging.config.dictConfig(logging_config('text'))\n"
+        "upgrade(sys.argv[1])\n"
+    )
+    url = f"sqlite:///{tmp_path / 'first.db'}"
+    done = subprocess.run(
+        [sys.executable, "-c", script, url], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "alembic.runtime.migration" in done.stderr  # the migration's own lines stay
+    assert "setup plugin" not in done.stderr
